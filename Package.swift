@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+// 6.0 is the lowest tools version with the Swift 6 language mode (`swiftLanguageModes`), which turns
+// on complete strict concurrency checking; it also accepts every deployment target listed below.
+import PackageDescription
+
+let package = Package(
+    name: "BackgroundTaskKit",
+    platforms: [
+        .iOS(.v15),
+        .tvOS(.v15),
+        .watchOS(.v8),
+        .visionOS(.v1),
+        .macOS(.v12),
+        .macCatalyst(.v15),
+    ],
+    products: [
+        .library(name: "BackgroundTaskKit", targets: ["BackgroundTaskKit"]),
+        .library(name: "BackgroundTaskKitTesting", targets: ["BackgroundTaskKitTesting"]),
+        .executable(name: "bgtask", targets: ["bgtask"]),
+    ],
+    targets: [
+        // The library: the seam, the real backends and (later) the safe wrappers.
+        .target(name: "BackgroundTaskKit"),
+        // The iOS-policy simulator. It does not link Swift Testing, so `bgtask` can use it.
+        .target(name: "BackgroundTaskSimulation", dependencies: ["BackgroundTaskKit"]),
+        // What test targets import: the simulator plus helpers that record Swift Testing issues.
+        .target(name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation"]),
+        // The catalog of bug patterns, shared by `bgtask simulate` and the tests.
+        .target(name: "BackgroundTaskScenarios", dependencies: ["BackgroundTaskKit", "BackgroundTaskSimulation"]),
+        // The command-line logic, kept apart from `main` so that it can be tested.
+        .target(name: "BGTaskCLI", dependencies: ["BackgroundTaskScenarios"]),
+        .executableTarget(name: "bgtask", dependencies: ["BGTaskCLI"]),
+        .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"]),
+        .testTarget(
+            name: "BackgroundTaskSimulationTests",
+            dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskScenarios"]
+        ),
+        .testTarget(name: "BGTaskCLITests", dependencies: ["BGTaskCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,84 @@
+import BackgroundTaskScenarios
+import BackgroundTaskSimulation
+import Foundation
+
+/// `bgtask simulate`: runs the scenario catalog and prints the outcomes.
+struct SimulateCommand {
+    enum Format: String {
+        case table, json
+    }
+
+    var format = Format.table
+    var scenarioIDs: [String] = []
+    var variantNames: [String] = []
+    var listOnly = false
+
+    static func parse(_ arguments: [String]) -> Result<SimulateCommand, UsageError> {
+        var command = SimulateCommand()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--format", "--scenario", "--variant":
+                guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                    return .failure(UsageError(message: "\(argument) needs a value"))
+                }
+                switch argument {
+                case "--format":
+                    guard let format = Format(rawValue: value) else {
+                        return .failure(UsageError(message: "unknown format '\(value)' (use table or json)"))
+                    }
+                    command.format = format
+                case "--scenario":
+                    guard ScenarioCatalog.scenario(withID: value) != nil else {
+                        let known = ScenarioCatalog.all.map(\.id).joined(separator: ", ")
+                        return .failure(UsageError(message: "unknown scenario '\(value)' (known: \(known))"))
+                    }
+                    command.scenarioIDs.append(value)
+                default:
+                    command.variantNames.append(value)
+                }
+            case "--list":
+                command.listOnly = true
+            default:
+                return .failure(UsageError(message: "unknown option '\(argument)' for simulate"))
+            }
+        }
+        return .success(command)
+    }
+
+    var selectedScenarios: [Scenario] {
+        let scenarios = ScenarioCatalog.all.filter { scenarioIDs.isEmpty || scenarioIDs.contains($0.id) }
+        guard !variantNames.isEmpty else { return scenarios }
+        return scenarios.map { scenario in
+            Scenario(
+                id: scenario.id,
+                summary: scenario.summary,
+                variants: scenario.variants.filter { variantNames.contains($0.name) }
+            )
+        }
+    }
+
+    @MainActor
+    func run() async -> CommandResult {
+        let scenarios = selectedScenarios
+        if listOnly {
+            let lines = scenarios.map { "\($0.id) [\($0.variants.map(\.name).joined(separator: ", "))]: \($0.summary)" }
+            return .success(lines.joined(separator: "\n") + "\n")
+        }
+        let results = await ScenarioRunner.runAll(scenarios)
+        if results.isEmpty {
+            return .usageError("no scenario has a variant named \(variantNames.joined(separator: ", "))")
+        }
+        switch format {
+        case .table:
+            return .success(ResultTable.render(results))
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            guard let data = try? encoder.encode(results), let text = String(data: data, encoding: .utf8) else {
+                return CommandResult(exitStatus: 1, standardError: "error: could not encode the results as JSON\n")
+            }
+            return .success(text + "\n")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import BackgroundTaskKit
+import BackgroundTaskSimulation
+
+extension Scenario {
+    /// PLATFORM-FACTS §3.6: the handler and the completion both end the identifier and neither
+    /// resets it. The stale end hits somebody else's newer task, the newer task is ended twice, and
+    /// the older one is left running.
+    static let doubleEnd = Scenario(
+        id: "double-end",
+        summary: "Handler and completion both end a shared identifier: a double end, and a leak.",
+        variants: [
+            ScenarioVariant(name: ScenarioVariant.naive) { simulator in
+                let engine = NaiveSyncEngine(backend: simulator)
+                simulator.enterBackground()
+                engine.startJob("Sync contacts")
+                simulator.advance(by: 1)
+                engine.startJob("Sync photos")
+                simulator.advance(by: 2)
+                engine.jobFinished()  // contacts done: ends the photos task
+                simulator.advance(by: 2)
+                engine.jobFinished()  // photos done: ends the photos task again
+            },
+            ScenarioVariant(name: ScenarioVariant.correct) { simulator in
+                simulator.enterBackground()
+                let contacts = HandWrittenTask("Sync contacts", backend: simulator)
+                simulator.advance(by: 1)
+                let photos = HandWrittenTask("Sync photos", backend: simulator)
+                simulator.advance(by: 2)
+                contacts.end()
+                simulator.advance(by: 2)
+                photos.end()
+                photos.end()  // a second completion callback is harmless
+            },
+        ]
+    )
+}
+
+/// Ends its one stored identifier from both the handler and the completion, never resetting it.
+@MainActor
+private final class NaiveSyncEngine {
+    let backend: any BackgroundTaskBackend
+    var taskIdentifier: BackgroundTaskIdentifier?
+
+    init(backend: any BackgroundTaskBackend) {
+        self.backend = backend
+    }
+
+    func startJob(_ name: String) {
+        taskIdentifier = backend.beginBackgroundTask(named: name) { [self] in
+            if let taskIdentifier { backend.endBackgroundTask(taskIdentifier) }
+        }
+    }
+
+    func jobFinished() {
+        if let taskIdentifier { backend.endBackgroundTask(taskIdentifier) }
+    }
+}

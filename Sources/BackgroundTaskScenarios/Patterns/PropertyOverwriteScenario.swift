@@ -1,0 +1,57 @@
+import BackgroundTaskKit
+import BackgroundTaskSimulation
+
+extension Scenario {
+    /// PLATFORM-FACTS §3.1: the identifier lives in one property; a second begin overwrites it and
+    /// the first assertion can never be ended.
+    static let propertyOverwrite = Scenario(
+        id: "property-overwrite",
+        summary: "One property holds the identifier; a second export overwrites it and the first leaks.",
+        variants: [
+            ScenarioVariant(name: ScenarioVariant.naive) { simulator in
+                let exporter = NaivePhotoExporter(backend: simulator)
+                simulator.enterBackground()
+                exporter.startExport("Export album 1")
+                simulator.advance(by: 1)
+                exporter.startExport("Export album 2")  // overwrites the first identifier
+                simulator.advance(by: 3)
+                exporter.exportFinished()  // ends the second task
+                simulator.advance(by: 3)
+                exporter.exportFinished()  // the property is empty: the first task is never ended
+            },
+            ScenarioVariant(name: ScenarioVariant.correct) { simulator in
+                simulator.enterBackground()
+                let first = HandWrittenTask("Export album 1", backend: simulator)
+                simulator.advance(by: 1)
+                let second = HandWrittenTask("Export album 2", backend: simulator)
+                simulator.advance(by: 3)
+                second.end()
+                simulator.advance(by: 3)
+                first.end()
+            },
+        ]
+    )
+}
+
+/// Keeps one identifier for however many exports are running.
+@MainActor
+private final class NaivePhotoExporter {
+    let backend: any BackgroundTaskBackend
+    var taskIdentifier: BackgroundTaskIdentifier?
+
+    init(backend: any BackgroundTaskBackend) {
+        self.backend = backend
+    }
+
+    func startExport(_ name: String) {
+        taskIdentifier = backend.beginBackgroundTask(named: name) { [self] in
+            exportFinished()
+        }
+    }
+
+    func exportFinished() {
+        guard let taskIdentifier else { return }
+        backend.endBackgroundTask(taskIdentifier)
+        self.taskIdentifier = nil
+    }
+}

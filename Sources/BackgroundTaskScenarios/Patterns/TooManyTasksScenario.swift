@@ -1,0 +1,24 @@
+import BackgroundTaskKit
+import BackgroundTaskSimulation
+
+extension Scenario {
+    /// PLATFORM-FACTS §3.7: one assertion per cache operation; a burst crosses the system's limit.
+    static let tooManyTasks = Scenario(
+        id: "too-many-tasks",
+        summary: "Every cache write begins its own task; 1,001 queued writes cross the assertion limit.",
+        variants: [
+            ScenarioVariant(name: ScenarioVariant.naive) { simulator in
+                let writes = (1...1001).map { index in
+                    HandWrittenTask("Cache write \(index)", backend: simulator)
+                }
+                simulator.advance(by: 2)  // the disk queue drains
+                for write in writes { write.end() }
+            },
+            ScenarioVariant(name: ScenarioVariant.correct) { simulator in
+                let batch = HandWrittenTask("Cache writes", backend: simulator)  // one task for the burst
+                simulator.advance(by: 2)
+                batch.end()
+            },
+        ]
+    )
+}

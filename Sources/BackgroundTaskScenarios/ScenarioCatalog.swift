@@ -1,0 +1,19 @@
+/// Every scenario `bgtask simulate` runs and the tests check, in the order of PLATFORM-FACTS §3.
+public enum ScenarioCatalog {
+    /// All scenarios, in catalog order.
+    public static let all: [Scenario] = [
+        .propertyOverwrite,
+        .missingHandler,
+        .lateEnd,
+        .earlyReturn,
+        .captureBeforeAssignment,
+        .doubleEnd,
+        .tooManyTasks,
+        .slowHandler,
+    ]
+
+    /// The scenario with this ``Scenario/id``, if any.
+    public static func scenario(withID id: String) -> Scenario? {
+        all.first { $0.id == id }
+    }
+}

@@ -1,0 +1,70 @@
+import BackgroundTaskSimulation
+import Foundation
+
+/// Runs scenario variants on fresh simulators.
+public enum ScenarioRunner {
+    /// Virtual time the runner lets pass after a variant's body, so that every expiry and
+    /// termination the flow leads to happens.
+    public static let settlingTime: TimeInterval = 120
+
+    /// Runs one variant on a new simulator and lets the clock settle.
+    ///
+    /// A flow that ends in the foreground still holding an assertion is then sent to the background
+    /// (the user leaves the app sooner or later) and settled again, so a leak shows as the
+    /// termination it leads to on a device.
+    ///
+    /// - Parameters:
+    ///   - variant: The variant to run.
+    ///   - scenario: The scenario it belongs to.
+    ///   - configuration: The simulated policy; the iOS defaults unless given.
+    /// - Returns: The result and the simulator, whose log tells the whole story.
+    @MainActor
+    public static func run(
+        _ variant: ScenarioVariant,
+        of scenario: Scenario,
+        configuration: SimulatorConfiguration = SimulatorConfiguration()
+    ) async -> (result: ScenarioResult, simulator: BackgroundTaskSimulator) {
+        let simulator = BackgroundTaskSimulator(configuration: configuration)
+        await variant.body(simulator)
+        simulator.advance(by: settlingTime)
+        if simulator.appState == .foreground, !simulator.outstanding.isEmpty {
+            simulator.enterBackground()
+            simulator.advance(by: settlingTime)
+        }
+        return (result(of: simulator, scenario: scenario.id, variant: variant.name), simulator)
+    }
+
+    /// Runs every variant of every scenario, in catalog order.
+    @MainActor
+    public static func runAll(_ scenarios: [Scenario] = ScenarioCatalog.all) async -> [ScenarioResult] {
+        var results: [ScenarioResult] = []
+        for scenario in scenarios {
+            for variant in scenario.variants {
+                results.append(await run(variant, of: scenario).result)
+            }
+        }
+        return results
+    }
+
+    static func result(of simulator: BackgroundTaskSimulator, scenario: String, variant: String) -> ScenarioResult {
+        if let termination = simulator.termination {
+            return ScenarioResult(
+                scenario: scenario,
+                variant: variant,
+                outcome: .terminated,
+                code: termination.code.hexString,
+                time: termination.time
+            )
+        }
+        let lastEnd = simulator.log.last { entry in
+            if case .ended = entry.event { true } else { false }
+        }
+        return ScenarioResult(
+            scenario: scenario,
+            variant: variant,
+            outcome: .clean,
+            code: nil,
+            time: lastEnd?.time ?? 0
+        )
+    }
+}

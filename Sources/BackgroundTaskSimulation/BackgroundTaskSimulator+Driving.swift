@@ -1,0 +1,136 @@
+import BackgroundTaskKit
+import Foundation
+
+extension BackgroundTaskSimulator {
+    // MARK: - App life cycle
+
+    /// The user leaves the app: it enters the background with a fresh background-time budget.
+    ///
+    /// Only from ``SimulatedAppState/foreground``; otherwise a ``SimulatorMisuse`` is recorded.
+    @MainActor public func enterBackground() {
+        transition(to: .background, from: [.foreground])
+    }
+
+    /// The user returns to the app, from the background or from suspension.
+    @MainActor public func enterForeground() {
+        transition(to: .foreground, from: [.background, .suspended])
+    }
+
+    /// The system resumes the suspended app in the background (a silent push, a download that
+    /// finished): it runs again with a fresh background-time budget.
+    @MainActor public func resumeInBackground() {
+        transition(to: .background, from: [.suspended])
+    }
+
+    @MainActor private func transition(to target: SimulatedAppState, from allowed: Set<SimulatedAppState>) {
+        state.withLock { state in
+            if allowed.contains(state.appState) {
+                state.transition(to: target)
+            } else {
+                state.record(.misuse(.invalidTransition(from: state.appState, to: target)))
+            }
+        }
+    }
+
+    // MARK: - The clock
+
+    /// Moves virtual time forward, doing everything iOS would do on the way, in time order.
+    ///
+    /// First, handlers of refused begins (``SimulatorFault/notGranted(callingHandler:)``) run. Then,
+    /// in the background with nothing held, the app is suspended. The budget runs while the app is in
+    /// the background and holds an assertion; when it runs out every outstanding handler is called,
+    /// in begin order, on the main actor, and the app is terminated if it still holds an assertion
+    /// afterwards. Long-running warnings are printed as tasks reach 30 s of age.
+    ///
+    /// Called from inside an expiration handler, it is the same as ``spend(_:)``.
+    ///
+    /// - Parameter duration: Seconds to move; a negative, infinite or NaN value records a
+    ///   ``SimulatorMisuse/invalidDuration`` and does nothing.
+    @MainActor public func advance(by duration: TimeInterval) {
+        guard duration.isFinite, duration >= 0 else {
+            state.withLock { $0.record(.misuse(.invalidDuration)) }
+            return
+        }
+        if state.withLock({ $0.spendInHandler(duration) }) { return }
+        runPendingHandlers()
+        let target = state.withLock { $0.now + duration }
+        while true {
+            switch state.withLock({ $0.step(until: target) }) {
+            case .done:
+                return
+            case .again:
+                continue
+            case .expire(let calls):
+                runExpiry(calls)
+            }
+        }
+    }
+
+    /// Spends virtual time inside an expiration handler, to model slow cleanup.
+    ///
+    /// Time spent by all the handlers of one expiry counts against the handler time budget; past
+    /// it, the watchdog terminates the app at the instant the budget ran out. Outside a handler it
+    /// is the same as ``advance(by:)``.
+    ///
+    /// ```swift
+    /// backend.beginBackgroundTask(named: "Save") {
+    ///     simulator.spend(2)  // closing the database takes 2 s
+    ///     backend.endBackgroundTask(id)
+    /// }
+    /// ```
+    ///
+    /// - Parameter duration: Seconds the handler takes.
+    @MainActor public func spend(_ duration: TimeInterval) {
+        advance(by: duration)
+    }
+
+    // MARK: - Calling handlers
+
+    @MainActor private func runPendingHandlers() {
+        let pending = state.withLock { state in
+            defer { state.pendingHandlers.removeAll() }
+            return state.pendingHandlers
+        }
+        for handler in pending {
+            invokeOutsideExpiry(handler, for: nil)
+        }
+    }
+
+    @MainActor private func runExpiry(_ calls: [(BackgroundTaskIdentifier, @MainActor @Sendable () -> Void)]) {
+        for (identifier, handler) in calls {
+            let due = state.withLock { $0.termination == nil && $0.isOutstanding(identifier) }
+            guard due else { continue }
+            invoke(handler, for: identifier)
+        }
+        state.withLock { $0.finishExpiry() }
+    }
+
+    /// Calls a handler that is not part of an expiry: it gets its own handler-time account.
+    func invokeOutsideExpiry(
+        _ handler: @escaping @MainActor @Sendable () -> Void, for identifier: BackgroundTaskIdentifier?
+    ) {
+        state.withLock { $0.handlerContexts.append(HandlerContext()) }
+        invoke(handler, for: identifier)
+        state.withLock { _ = $0.handlerContexts.popLast() }
+    }
+
+    /// Calls a handler where the faults say (main thread, or another thread) and as often as they
+    /// say, recording its entry and exit. Never under the lock.
+    private func invoke(_ handler: @escaping @MainActor @Sendable () -> Void, for identifier: BackgroundTaskIdentifier?)
+    {
+        let faults = faults
+        let call: @Sendable () -> Void = { [self] in
+            state.withLock { $0.record(.expirationHandlerCalled(identifier, onMainThread: Thread.isMainThread)) }
+            HandlerInvoker.call(handler)
+            state.withLock { $0.record(.expirationHandlerReturned(identifier)) }
+        }
+        for _ in 0..<(faults.contains(.handlerTwice) ? 2 : 1) {
+            guard termination == nil else { return }
+            if faults.contains(.handlerOffMainActor) {
+                HandlerInvoker.runOffMainThread(call)
+            } else {
+                HandlerInvoker.runOnMainThread(call)
+            }
+        }
+    }
+}

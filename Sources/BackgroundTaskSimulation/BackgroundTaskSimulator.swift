@@ -1,0 +1,115 @@
+import BackgroundTaskKit
+import Foundation
+
+/// A deterministic model of the iOS background-task policy, on a virtual clock, to pass as the
+/// backend in tests.
+///
+/// The classic leaks fail a unit test on any machine the way they kill an app on a device: the
+/// budget runs out, every expiration handler is called in begin order on the main actor, and an
+/// app that still holds an assertion is terminated with `0x8badf00d`; more than 1000 outstanding
+/// assertions terminate it with `0xbada5e47`. Time moves only when the test says so.
+///
+/// ```swift
+/// @MainActor @Test func uploadEndsItsTaskOnExpiry() throws {
+///     let simulator = BackgroundTaskSimulator()
+///     simulator.enterBackground()
+///     let uploader = Uploader(backend: simulator)
+///     uploader.start()
+///     simulator.advance(by: 60)
+///     try simulator.expectNoLeaks()
+/// }
+/// ```
+///
+/// `beginBackgroundTask` and `endBackgroundTask` may be called from any thread, like UIKit's. The
+/// driving methods (``enterBackground()``, ``advance(by:)``, …) are main-actor isolated, because
+/// expiration handlers run on the main actor while they run.
+///
+/// See `Documentation/Simulator.md` for exactly which iOS rules it models and which it does not.
+public final class BackgroundTaskSimulator: BackgroundTaskBackend {
+    let state: Locked<SimulatorState>
+
+    /// Creates a simulated app.
+    ///
+    /// - Parameters:
+    ///   - configuration: The policy numbers; the defaults are those of current iOS.
+    ///   - faults: System misbehaviours to inject from the start.
+    public init(configuration: SimulatorConfiguration = SimulatorConfiguration(), faults: Set<SimulatorFault> = []) {
+        state = Locked(SimulatorState(configuration: configuration, faults: faults))
+    }
+
+    // MARK: - BackgroundTaskBackend
+
+    /// Begins a simulated assertion, applying the injected faults.
+    ///
+    /// - Parameters:
+    ///   - name: The task's name, shown in the simulated console messages.
+    ///   - expirationHandler: Called on the main actor when background time runs out.
+    /// - Returns: The identifier, or `nil` when not granted (an injected refusal, or the app is
+    ///   suspended or terminated).
+    public func beginBackgroundTask(
+        named name: String?,
+        expirationHandler: (@MainActor @Sendable () -> Void)?
+    ) -> BackgroundTaskIdentifier? {
+        let outcome = state.withLock { $0.begin(name: name, handler: expirationHandler) }
+        switch outcome {
+        case .refused:
+            return nil
+        case .granted(let identifier, let handlerToCallNow):
+            if let handlerToCallNow {
+                invokeOutsideExpiry(handlerToCallNow, for: identifier)
+            }
+            return identifier
+        }
+    }
+
+    /// Ends a simulated assertion; an identifier that is not outstanding gets iOS's
+    /// "Can't end BackgroundTask" console message instead.
+    ///
+    /// - Parameter identifier: An identifier this simulator returned.
+    public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        state.withLock { $0.end(identifier) }
+    }
+
+    /// `nil` in the foreground; the background budget left in the background; 0 once suspended.
+    public var backgroundTimeRemaining: TimeInterval? {
+        state.withLock { $0.backgroundTimeRemaining }
+    }
+
+    // MARK: - What the system sees
+
+    /// The app's life-cycle state.
+    public var appState: SimulatedAppState { state.withLock { $0.appState } }
+
+    /// Virtual time in seconds since the simulator was created.
+    public var now: TimeInterval { state.withLock { $0.now } }
+
+    /// Every event so far, with its virtual time.
+    public var log: [SimulatorLogEntry] { state.withLock { $0.log } }
+
+    /// Every event so far, without times: compare it with an expected list.
+    public var events: [SimulatorEvent] { log.map(\.event) }
+
+    /// Every console message so far.
+    public var consoleMessages: [ConsoleMessage] {
+        events.compactMap { event in
+            if case .console(let message) = event { message } else { nil }
+        }
+    }
+
+    /// The assertions held now, in begin order.
+    public var outstanding: [SimulatedAssertion] {
+        state.withLock { $0.outstandingInOrder.map(\.assertion) }
+    }
+
+    /// How the app was killed, or `nil` while it is alive.
+    public var termination: SimulatedTermination? { state.withLock { $0.termination } }
+
+    /// The faults in force; change them at any time.
+    public var faults: Set<SimulatorFault> {
+        get { state.withLock { $0.faults } }
+        set { state.withLock { $0.faults = newValue } }
+    }
+
+    /// The policy numbers in force.
+    public var configuration: SimulatorConfiguration { state.withLock { $0.configuration } }
+}

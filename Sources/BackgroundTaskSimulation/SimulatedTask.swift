@@ -1,0 +1,27 @@
+import BackgroundTaskKit
+import Foundation
+
+/// One outstanding assertion inside the simulator's state.
+struct SimulatedTask {
+    let identifier: BackgroundTaskIdentifier
+    let name: String?
+    let createdAt: TimeInterval
+    /// `nil` when begun without one, or when ``SimulatorFault/noHandlerWhenLittleTimeLeft`` dropped it.
+    var handler: (@MainActor @Sendable () -> Void)?
+    /// Set once the handler has been called; it is never called again by an expiry.
+    var handlerCalled = false
+    /// For a handler called outside an expiry: the time by which the task must be ended.
+    var endDeadline: TimeInterval?
+    /// Whether the long-running warning has been printed.
+    var warned = false
+
+    var assertion: SimulatedAssertion {
+        SimulatedAssertion(identifier: identifier, name: name, createdAt: createdAt)
+    }
+}
+
+/// A handler invocation in progress, for charging the virtual time it spends.
+struct HandlerContext {
+    /// Virtual time spent so far.
+    var spent: TimeInterval = 0
+}

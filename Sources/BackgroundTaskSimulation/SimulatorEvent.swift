@@ -1,0 +1,75 @@
+import BackgroundTaskKit
+import Foundation
+
+/// One thing that happened in a ``BackgroundTaskSimulator``: what the system saw or did.
+///
+/// Tests compare ``BackgroundTaskSimulator/events`` against an expected list:
+///
+/// ```swift
+/// #expect(simulator.events == [
+///     .appStateChanged(.background),
+///     .began(BackgroundTaskIdentifier(rawValue: 1), name: "Upload"),
+///     .ended(BackgroundTaskIdentifier(rawValue: 1)),
+///     .appStateChanged(.suspended),
+/// ])
+/// ```
+public enum SimulatorEvent: Equatable, Sendable {
+    /// The app moved to a new state (termination is reported by ``terminated(_:)`` instead).
+    case appStateChanged(SimulatedAppState)
+    /// An assertion was granted.
+    case began(BackgroundTaskIdentifier, name: String?)
+    /// A begin was refused.
+    case notGranted(name: String?)
+    /// An outstanding assertion was ended.
+    case ended(BackgroundTaskIdentifier)
+    /// The background time ran out: the expiration handlers are about to be called.
+    case backgroundTimeExpired
+    /// An expiration handler was entered; `nil` identifies the handler of a begin that was not
+    /// granted. `onMainThread` is `false` under ``SimulatorFault/handlerOffMainActor``.
+    case expirationHandlerCalled(BackgroundTaskIdentifier?, onMainThread: Bool)
+    /// An expiration handler returned.
+    case expirationHandlerReturned(BackgroundTaskIdentifier?)
+    /// The system printed a console message.
+    case console(ConsoleMessage)
+    /// The system killed the app.
+    case terminated(SimulatedTermination)
+    /// The test drove the simulator in a way no real app could; nothing else happened.
+    case misuse(SimulatorMisuse)
+}
+
+/// A call that a real app could not make, recorded instead of trapping.
+public enum SimulatorMisuse: Equatable, Sendable {
+    /// `advance(by:)` or `spend(_:)` with a negative, infinite or NaN duration.
+    case invalidDuration
+    /// A state change the app cannot make from its current state, for example entering the
+    /// background while suspended.
+    case invalidTransition(from: SimulatedAppState, to: SimulatedAppState)
+    /// `beginBackgroundTask` or `endBackgroundTask` while the app is suspended: suspended code does
+    /// not run. Call `resumeInBackground()` or `enterForeground()` first.
+    case callWhileSuspended
+}
+
+/// An event with the virtual time at which it happened.
+public struct SimulatorLogEntry: Equatable, Sendable, CustomStringConvertible {
+    /// Virtual time in seconds.
+    public var time: TimeInterval
+    /// What happened.
+    public var event: SimulatorEvent
+
+    /// Creates a log entry.
+    public init(time: TimeInterval, event: SimulatorEvent) {
+        self.time = time
+        self.event = event
+    }
+
+    /// `[30 s] console: Background task still not ended…`.
+    public var description: String {
+        let text: String =
+            switch event {
+            case .console(let message): "console: \(message.text)"
+            case .terminated(let termination): termination.description
+            default: "\(event)"
+            }
+        return "[\(formatSeconds(time)) s] \(text)"
+    }
+}

@@ -1,0 +1,26 @@
+/// A misbehaviour of the system that a ``BackgroundTaskSimulator`` can inject, to prove that code
+/// survives what devices do now and then.
+///
+/// ```swift
+/// let simulator = BackgroundTaskSimulator(faults: [.handlerBeforeBeginReturns])
+/// ```
+///
+/// Faults stay in force until removed from ``BackgroundTaskSimulator/faults``.
+public enum SimulatorFault: Hashable, Sendable {
+    /// `beginBackgroundTask` returns "not granted". With `callingHandler`, the expiration handler is
+    /// then also called on the main actor, asynchronously: when the clock next moves.
+    case notGranted(callingHandler: Bool)
+    /// The expiration handler runs synchronously inside `beginBackgroundTask`, before the caller has
+    /// the identifier (as when a task is begun off the main thread just as time runs out). The task
+    /// must then be ended within the handler time budget.
+    case handlerBeforeBeginReturns
+    /// Expiration handlers are called on a thread other than the main thread (field reports describe
+    /// this). The simulator waits for the handler to return.
+    case handlerOffMainActor
+    /// Every expiration handler is called twice in a row.
+    case handlerTwice
+    /// A task begun in the background with less than
+    /// ``SimulatorConfiguration/minimumTimeForExpirationHandler`` remaining gets no expiration
+    /// handler, as WWDC20 warns.
+    case noHandlerWhenLittleTimeLeft
+}

@@ -1,0 +1,8 @@
+import BGTaskCLI
+import Foundation
+
+// The whole command line lives in BGTaskCLI, where the tests can reach it.
+let result = await BGTask.run(Array(CommandLine.arguments.dropFirst()))
+FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
+FileHandle.standardError.write(Data(result.standardError.utf8))
+exit(result.exitStatus)
