@@ -120,16 +120,16 @@ extension BackgroundTaskSimulator {
     {
         let faults = faults
         let call: @Sendable () -> Void = { [self] in
-            state.withLock { $0.record(.expirationHandlerCalled(identifier, onMainThread: Thread.isMainThread)) }
+            state.withLock { $0.record(.expirationHandlerCalled(identifier, onMainActor: MainActorContext.isCurrent)) }
             HandlerInvoker.call(handler)
             state.withLock { $0.record(.expirationHandlerReturned(identifier)) }
         }
         for _ in 0..<(faults.contains(.handlerTwice) ? 2 : 1) {
             guard termination == nil else { return }
             if faults.contains(.handlerOffMainActor) {
-                HandlerInvoker.runOffMainThread(call)
+                HandlerInvoker.runOffMainActor(call)
             } else {
-                HandlerInvoker.runOnMainThread(call)
+                HandlerInvoker.runOnMainActor(call)
             }
         }
     }

@@ -25,7 +25,7 @@ public enum ConsoleMessage: Equatable, Sendable, CustomStringConvertible {
     public var text: String {
         switch self {
         case .taskCreatedTooLongAgo(let identifier, let name, let age):
-            "Background Task \(identifier.rawValue) (\"\(name ?? "")\"), was created over \(formatSeconds(age)) "
+            "Background Task \(identifier.rawValue) (\"\(Self.displayName(name))\"), was created over \(formatSeconds(age)) "
                 + "seconds ago. In applications running in the background, this creates a risk of termination. "
                 + "Remember to call UIApplication.endBackgroundTask(_:) for your task in a timely manner to avoid this."
         case .cannotEndTask(let identifier):
@@ -33,11 +33,18 @@ public enum ConsoleMessage: Equatable, Sendable, CustomStringConvertible {
                 + "or it may have already been ended."
         case .taskNotEndedAfterExpirationHandlers(let identifier, let name, let createdAt, let elapsed):
             "Background task still not ended after expiration handlers were called: <UIBackgroundTaskInfo>: "
-                + "taskID = \(identifier.rawValue), taskName = \(name ?? "Called by App"), "
+                + "taskID = \(identifier.rawValue), taskName = \(Self.displayName(name)), "
                 + "creationTime = \(formatSeconds(createdAt)) (elapsed = \(formatSeconds(elapsed))). "
                 + "This app will likely be terminated by the system. "
                 + "Call UIApplication.endBackgroundTask(_:) to avoid this."
         }
+    }
+
+    /// How the messages name a task: its name, or `Called by App` when it has none (iOS names an
+    /// unnamed task after the calling process).
+    public static func displayName(_ name: String?) -> String {
+        guard let name, !name.isEmpty else { return "Called by App" }
+        return name
     }
 
     /// Same as ``text``.

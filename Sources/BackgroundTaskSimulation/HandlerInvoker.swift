@@ -1,15 +1,16 @@
+import BackgroundTaskKit
 import Foundation
 
 /// Runs expiration handlers on the thread the injected faults ask for, and waits for them.
 enum HandlerInvoker {
     /// Calls a main-actor handler on whatever thread this is.
     ///
-    /// On the main thread it is an ordinary call. Off it, the handler's isolation is stripped on
+    /// On the main actor it is an ordinary call. Off it, the handler's isolation is stripped on
     /// purpose: that is the misbehaviour ``SimulatorFault/handlerOffMainActor`` models, so that code
     /// can be tested against it. A global-actor function type has the same representation as a
     /// plain one, so the cast only drops the compile-time guarantee.
     static func call(_ handler: @escaping @MainActor @Sendable () -> Void) {
-        if Thread.isMainThread {
+        if MainActorContext.isCurrent {
             MainActor.assumeIsolated { handler() }
         } else {
             let unisolated = unsafeBitCast(handler, to: (@Sendable () -> Void).self)
@@ -17,21 +18,21 @@ enum HandlerInvoker {
         }
     }
 
-    /// Runs `body` on the main thread and waits for it.
+    /// Runs `body` on the main actor and waits for it.
     ///
     /// From another thread this waits on the main queue, so a test that makes the simulator call a
     /// handler from a background thread must keep the main actor free (await, do not block it).
-    static func runOnMainThread(_ body: @Sendable () -> Void) {
-        if Thread.isMainThread {
+    static func runOnMainActor(_ body: @Sendable () -> Void) {
+        if MainActorContext.isCurrent {
             body()
         } else {
             DispatchQueue.main.sync(execute: body)
         }
     }
 
-    /// Runs `body` on a thread that is not the main thread and waits for it.
-    static func runOffMainThread(_ body: @escaping @Sendable () -> Void) {
-        guard Thread.isMainThread else {
+    /// Runs `body` on a thread that is not the main actor's and waits for it.
+    static func runOffMainActor(_ body: @escaping @Sendable () -> Void) {
+        guard MainActorContext.isCurrent else {
             body()
             return
         }

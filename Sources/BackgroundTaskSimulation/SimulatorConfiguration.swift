@@ -34,9 +34,6 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// The state the simulated app starts in. Default ``SimulatedAppState/foreground``.
     public var initialState: SimulatedAppState = .foreground
 
-    /// The process name iOS uses when it names an unnamed task (`Called by App`). Default `App`.
-    public var processName: String = "App"
-
     /// Creates the iOS defaults.
     public init() {}
 }

@@ -25,8 +25,8 @@ public enum SimulatorEvent: Equatable, Sendable {
     /// The background time ran out: the expiration handlers are about to be called.
     case backgroundTimeExpired
     /// An expiration handler was entered; `nil` identifies the handler of a begin that was not
-    /// granted. `onMainThread` is `false` under ``SimulatorFault/handlerOffMainActor``.
-    case expirationHandlerCalled(BackgroundTaskIdentifier?, onMainThread: Bool)
+    /// granted. `onMainActor` is `false` under ``SimulatorFault/handlerOffMainActor``.
+    case expirationHandlerCalled(BackgroundTaskIdentifier?, onMainActor: Bool)
     /// An expiration handler returned.
     case expirationHandlerReturned(BackgroundTaskIdentifier?)
     /// The system printed a console message.

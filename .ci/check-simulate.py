@@ -1,0 +1,41 @@
+"""Checks `bgtask simulate --format json` (read from standard input) against what iOS does."""
+
+import json
+import sys
+
+# The exception code iOS gives each naive flow.
+EXPECTED_NAIVE_CODES = {
+    "property-overwrite": "0x8badf00d",
+    "missing-handler": "0x8badf00d",
+    "late-end": "0x8badf00d",
+    "early-return": "0x8badf00d",
+    "capture-before-assignment": "0x8badf00d",
+    "double-end": "0x8badf00d",
+    "too-many-tasks": "0xbada5e47",
+    "slow-handler": "0x8badf00d",
+}
+
+rows = json.load(sys.stdin)
+problems = []
+seen = set()
+for row in rows:
+    if set(row) != {"scenario", "variant", "outcome", "code", "time"}:
+        problems.append(f"unexpected keys {sorted(row)}")
+        continue
+    if not isinstance(row["time"], (int, float)):
+        problems.append(f"{row['scenario']}/{row['variant']}: time is not a number")
+    seen.add(row["scenario"])
+    if row["variant"] == "naive":
+        want = EXPECTED_NAIVE_CODES.get(row["scenario"])
+        if row["outcome"] != "terminated" or row["code"] != want:
+            problems.append(f"{row['scenario']}/naive: {row['outcome']} {row['code']}, want terminated {want}")
+    elif row["outcome"] != "clean" or row["code"] is not None:
+        problems.append(f"{row['scenario']}/{row['variant']}: {row['outcome']} {row['code']}, want clean")
+
+missing = set(EXPECTED_NAIVE_CODES) - seen
+if missing:
+    problems.append(f"scenarios missing from the output: {sorted(missing)}")
+for problem in problems:
+    print(problem)
+print(f"{len(rows)} rows checked, {len(problems)} problems")
+sys.exit(1 if problems else 0)

@@ -1,0 +1,82 @@
+import BGTaskCLI
+import Foundation
+import Testing
+
+@MainActor
+struct BGTaskCLITests {
+    // MARK: - simulate
+
+    @Test func simulateJSONHasExactlyTheDocumentedKeysAndTheExpectedOutcomes() async throws {
+        let result = await BGTask.run(["simulate", "--format", "json"])
+        #expect(result.exitStatus == 0)
+        #expect(result.standardError.isEmpty)
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]]
+        )
+        #expect(rows.count == 16)
+        for row in rows {
+            #expect(Set(row.keys) == ["scenario", "variant", "outcome", "code", "time"])
+            #expect(row["time"] is NSNumber)
+            switch row["variant"] as? String {
+            case "naive":
+                #expect(row["outcome"] as? String == "terminated")
+                #expect(["0x8badf00d", "0xbada5e47"].contains(row["code"] as? String))
+            case "correct":
+                #expect(row["outcome"] as? String == "clean")
+                #expect(row["code"] is NSNull)
+            default:
+                Issue.record("unexpected variant \(String(describing: row["variant"]))")
+            }
+        }
+    }
+
+    @Test func simulateTablePrintsARowPerRunAndASummary() async {
+        let result = await BGTask.run(["simulate", "--scenario", "too-many-tasks"])
+        #expect(result.exitStatus == 0)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("SCENARIO") == true)
+        #expect(lines.contains { $0.hasPrefix("too-many-tasks  naive    terminated  0xbada5e47  0 s") })
+        #expect(lines.contains { $0.hasPrefix("too-many-tasks  correct  clean       -           2 s") })
+        #expect(lines.last == "2 runs: 1 terminated, 1 clean")
+    }
+
+    @Test func simulateFiltersByVariant() async throws {
+        let result = await BGTask.run(["simulate", "--variant", "correct", "--format", "json"])
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]]
+        )
+        #expect(rows.count == 8)
+        #expect(rows.allSatisfy { $0["variant"] as? String == "correct" })
+    }
+
+    @Test func simulateListsTheScenarios() async {
+        let result = await BGTask.run(["simulate", "--list"])
+        #expect(result.exitStatus == 0)
+        #expect(result.standardOutput.contains("missing-handler [naive, correct]"))
+    }
+
+    // MARK: - Usage errors
+
+    @Test(arguments: [
+        ["simulate", "--frobnicate"],
+        ["simulate", "--format"],
+        ["simulate", "--format", "yaml"],
+        ["simulate", "--scenario", "no-such-scenario"],
+        ["simulate", "--variant", "no-such-variant"],
+        ["explode"],
+        [],
+    ])
+    func badArgumentsPrintUsageAndExitWithStatusTwo(_ arguments: [String]) async {
+        let result = await BGTask.run(arguments)
+        #expect(result.exitStatus == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.hasPrefix("error: "))
+        #expect(result.standardError.contains("USAGE: bgtask"))
+    }
+
+    @Test func helpPrintsUsageAndSucceeds() async {
+        let result = await BGTask.run(["--help"])
+        #expect(result.exitStatus == 0)
+        #expect(result.standardOutput.hasPrefix("USAGE: bgtask"))
+    }
+}

@@ -1,0 +1,97 @@
+import BackgroundTaskKitTesting
+import BackgroundTaskScenarios
+import Foundation
+import Testing
+
+/// What iOS does to each naive flow: stated here, independently of the catalog, so that a change to
+/// the simulator or a scenario that alters the outcome fails.
+private let expectedNaiveOutcomes:
+    [(scenario: String, code: TerminationCode, reason: TerminationReason, time: Double)] =
+        [
+            ("property-overwrite", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
+            ("missing-handler", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
+            ("late-end", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
+            ("early-return", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
+            ("capture-before-assignment", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
+            ("double-end", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
+            ("too-many-tasks", .tooManyAssertions, .assertionLimitExceeded, 0),
+            ("slow-handler", .watchdogTimeout, .expirationHandlersTookTooLong, 35),
+        ]
+
+@MainActor
+struct ScenarioCatalogTests {
+    @Test func theCatalogCoversEveryExpectedScenarioOnce() {
+        #expect(ScenarioCatalog.all.map(\.id) == expectedNaiveOutcomes.map(\.scenario))
+        for scenario in ScenarioCatalog.all {
+            #expect(scenario.variants.map(\.name) == [ScenarioVariant.naive, ScenarioVariant.correct])
+        }
+    }
+
+    @Test(arguments: expectedNaiveOutcomes.map(\.scenario))
+    func theNaiveFlowIsTerminatedTheWayIOSTerminatesIt(_ id: String) async throws {
+        let expected = try #require(expectedNaiveOutcomes.first { $0.scenario == id })
+        let scenario = try #require(ScenarioCatalog.scenario(withID: id))
+        let naive = try #require(scenario.variant(named: ScenarioVariant.naive))
+        let (result, simulator) = await ScenarioRunner.run(naive, of: scenario)
+        let termination = try simulator.expectTermination(expected.code, at: expected.time)
+        #expect(termination.reason == expected.reason)
+        #expect(
+            result
+                == ScenarioResult(
+                    scenario: id,
+                    variant: "naive",
+                    outcome: .terminated,
+                    code: expected.code.hexString,
+                    time: expected.time
+                )
+        )
+    }
+
+    @Test(arguments: ScenarioCatalog.all.map(\.id))
+    func theCorrectFlowEndsCleanWithEveryAssertionEndedOnce(_ id: String) async throws {
+        let scenario = try #require(ScenarioCatalog.scenario(withID: id))
+        let correct = try #require(scenario.variant(named: ScenarioVariant.correct))
+        let (result, simulator) = await ScenarioRunner.run(correct, of: scenario)
+        try simulator.expectNoLeaks()
+        #expect(result.outcome == .clean)
+        #expect(result.code == nil)
+        let begun = simulator.events.filter { if case .began = $0 { true } else { false } }.count
+        let ended = simulator.events.filter { if case .ended = $0 { true } else { false } }.count
+        #expect(begun > 0)
+        #expect(begun == ended)
+        #expect(!simulator.consoleMessages.contains { if case .cannotEndTask = $0 { true } else { false } })
+    }
+
+    // MARK: - What each naive flow shows
+
+    @Test func theOverwrittenIdentifierIsTheOneLeftHeld() async throws {
+        let (_, simulator) = try await runNaive("property-overwrite")
+        #expect(simulator.termination?.heldAssertions.map(\.name) == ["Export album 1"])
+    }
+
+    @Test func theDoubleEndLogsIOSsMessageForTheNewerTask() async throws {
+        let (_, simulator) = try await runNaive("double-end")
+        #expect(simulator.consoleMessages.filter { $0 == .cannotEndTask(id(2)) }.count == 2)
+        #expect(simulator.termination?.heldAssertions.map(\.name) == ["Sync contacts"])
+    }
+
+    @Test func theLateEndArrivesAfterTheTermination() async throws {
+        let (_, simulator) = try await runNaive("late-end")
+        // The dispatched end runs once the main queue is free; by then the app is gone.
+        await Task.yield()
+        #expect(!simulator.events.contains(.ended(id(1))))
+        #expect(simulator.termination?.heldAssertions.map(\.name) == ["Refresh feed"])
+    }
+
+    @Test func theTooManyTasksFlowDiesInTheForegroundAtTheThousandAndFirstBegin() async throws {
+        let (_, simulator) = try await runNaive("too-many-tasks")
+        #expect(simulator.termination?.heldAssertions.count == 1001)
+        #expect(!simulator.events.contains(.appStateChanged(.background)))
+    }
+
+    private func runNaive(_ id: String) async throws -> (ScenarioResult, BackgroundTaskSimulator) {
+        let scenario = try #require(ScenarioCatalog.scenario(withID: id))
+        let naive = try #require(scenario.variant(named: ScenarioVariant.naive))
+        return await ScenarioRunner.run(naive, of: scenario)
+    }
+}
