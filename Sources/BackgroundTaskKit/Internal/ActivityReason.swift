@@ -1,0 +1,11 @@
+/// The reason string handed to `ProcessInfo`'s activity APIs, which want a non-empty description.
+enum ActivityReason {
+    /// Used when a task has no name.
+    static let fallback = "BackgroundTaskKit background task"
+
+    /// The task's name, or ``fallback`` when it is `nil` or empty.
+    static func forTask(named name: String?) -> String {
+        guard let name, !name.isEmpty else { return fallback }
+        return name
+    }
+}
