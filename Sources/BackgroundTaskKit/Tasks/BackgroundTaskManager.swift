@@ -1,0 +1,117 @@
+import Foundation
+
+/// App-wide control of background tasks: tracks every outstanding task, ends them all when time runs
+/// out, caps how many there can be, and can share one system assertion among them all.
+///
+/// ```swift
+/// let manager = BackgroundTaskManager()
+///
+/// func upload(_ photo: Photo) throws(BackgroundTaskError) {
+///     let task = try manager.beginTask("Upload \(photo.id)") { uploader.cancel(photo) }
+///     uploader.upload(photo) { _ in task.end() }
+/// }
+/// ```
+///
+/// On the first expiry of any of its assertions, the manager runs every task's cleanup in begin order
+/// on the main actor, then ends all of them, inside that handler.
+///
+/// By default it **coalesces**: any number of tasks share one system assertion, begun with the first
+/// task and ended after the last (after a short linger, so bursts do not churn) or on expiry. The
+/// system sees one assertion, so its limit of about 1000 and the per-call cost disappear, and nothing
+/// is lost: time is the app's anyway, not each task's, and expiry ends every task either way. Turn it
+/// off (``Configuration/coalescesAssertions``) to see each task by name in the system's own logs.
+///
+/// > Important: Keep each returned ``SafeBackgroundTask`` until its work is done and call
+/// > ``SafeBackgroundTask/end()``; the manager's expiry and ``endAll()`` are the safety nets.
+public final class BackgroundTaskManager: Sendable {
+    /// How a manager behaves.
+    public struct Configuration: Sendable, Equatable {
+        /// Running tasks the manager allows at once; one more is refused with
+        /// ``BackgroundTaskError/limitReached(limit:)``. Default 100, far below the system's ~1000.
+        public var maximumOutstandingTasks: Int = 100
+        /// When set, a task is refused with ``BackgroundTaskError/insufficientTimeRemaining(remaining:required:)``
+        /// while less background time than this remains. Off by default; WWDC20 advises
+        /// ``recommendedMinimumTimeRemaining`` (5 s): below it the system may not call handlers.
+        public var minimumTimeRemaining: TimeInterval?
+        /// Share one system assertion among all tasks. Default `true`.
+        public var coalescesAssertions = true
+        /// Coalescing: seconds the shared assertion outlives its last task. Default 0.5.
+        public var linger: TimeInterval = 0.5
+        /// Coalescing: the shared assertion's name in the system's logs.
+        public var sharedAssertionName = "BackgroundTaskManager"
+
+        /// The minimum time remaining WWDC20 recommends: 5 seconds.
+        public static let recommendedMinimumTimeRemaining: TimeInterval = 5
+
+        /// The defaults: coalescing, at most 100 tasks, no time guard.
+        public init() {}
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    let engine: TaskEngine
+
+    /// Creates a manager.
+    ///
+    /// - Parameters:
+    ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
+    ///     the platform default.
+    ///   - configuration: Limits and coalescing.
+    public convenience init(backend: (any BackgroundTaskBackend)? = nil, configuration: Configuration = Configuration()) {
+        self.init(backend: backend, configuration: configuration, schedule: nil)
+    }
+
+    /// Creates a manager whose linger timer runs on `schedule` (tests).
+    package init(
+        backend: (any BackgroundTaskBackend)?,
+        configuration: Configuration,
+        schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?
+    ) {
+        self.configuration = configuration
+        var options = TaskEngine.Options()
+        options.maximumOutstandingTasks = max(configuration.maximumOutstandingTasks, 0)
+        options.minimumTimeRemaining = configuration.minimumTimeRemaining
+        options.expiresAllTogether = true
+        options.coalescing = configuration.coalescesAssertions
+        options.linger = configuration.linger.isFinite ? max(configuration.linger, 0) : 0
+        options.sharedAssertionName = configuration.sharedAssertionName
+        if let schedule { options.schedule = schedule }
+        engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: options)
+    }
+
+    /// Begins a task tracked by this manager.
+    ///
+    /// - Parameters:
+    ///   - name: A name for the task.
+    ///   - onExpiration: Called on the main actor when time runs out (for any of the manager's
+    ///     tasks), in begin order with the other tasks' cleanups, before all of them end.
+    /// - Returns: The running task; call ``SafeBackgroundTask/end()`` when its work is done.
+    /// - Throws: ``BackgroundTaskError`` when the cap is reached, too little time remains, or the
+    ///   system refuses: defer the work, or run it without background time.
+    public func beginTask(
+        _ name: String?,
+        onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+        fileID: String = #fileID,
+        line: Int = #line,
+        function: String = #function
+    ) throws(BackgroundTaskError) -> SafeBackgroundTask {
+        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+        let token = engine.begin(name: name, callSite: callSite, cleanup: onExpiration)
+        if case .notGranted(let error) = engine.status(of: token) {
+            engine.forget(token)
+            throw error
+        }
+        return SafeBackgroundTask(engine: engine, token: token)
+    }
+
+    /// Ends every outstanding task and its assertion now, without running cleanups (for example when
+    /// the app returns to the foreground and the work no longer needs protecting).
+    public func endAll() {
+        engine.endAll()
+    }
+
+    /// The tasks still running, in begin order, with their names, call sites and ages.
+    public var outstandingTasks: [OutstandingBackgroundTask] {
+        engine.outstanding
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+
+/// Identifies one logical task inside a ``TaskEngine``; grows with each begin, so it orders tasks.
+package struct TaskToken: Hashable, Comparable, Sendable {
+    let rawValue: UInt64
+
+    package static func < (lhs: TaskToken, rhs: TaskToken) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A user cleanup, run on the main actor when the task expires.
+package typealias ExpirationCleanup = @MainActor @Sendable () -> Void
+
+/// One logical task.
+struct TaskRecord {
+    let name: String?
+    let callSite: BackgroundTaskCallSite
+    let beganAt: TimeInterval
+    var cleanup: ExpirationCleanup?
+    /// The assertion slot it uses; `nil` when it never ran.
+    var slotKey: UInt64?
+    var status: BackgroundTaskState
+}
+
+/// One system assertion, shared by one task (per-task mode) or by all tasks (coalescing mode).
+struct AssertionSlot {
+    /// `nil` while `beginBackgroundTask` has not returned yet.
+    var identifier: BackgroundTaskIdentifier?
+    /// The running tasks that use it.
+    var users: Set<TaskToken> = []
+    /// The expiration handler has run: the slot ends as soon as its identifier is known.
+    var expired = false
+    /// Coalescing: no users left, kept for the linger time; the generation of its linger timer.
+    var lingerGeneration: UInt64?
+}
+
+/// What the engine does once its lock is released.
+enum EngineAction {
+    case none
+    /// Call the backend's begin for this slot.
+    case beginAssertion(slotKey: UInt64, name: String?)
+    /// Run these cleanups (in order, on the main actor), then end these identifiers.
+    case expireAndEnd(cleanups: [ExpirationCleanup], identifiers: [BackgroundTaskIdentifier])
+    /// Start the linger timer of the shared slot.
+    case scheduleLinger(generation: UInt64)
+}
+
+/// All of a ``TaskEngine``'s bookkeeping, behind its lock. Its methods only compute.
+struct EngineState {
+    let options: TaskEngine.Options
+    var nextToken: UInt64 = 1
+    var nextLingerGeneration: UInt64 = 1
+    var tasks: [TaskToken: TaskRecord] = [:]
+    var runningCount = 0
+    /// Keyed by the token of the task that began the assertion, so a slot is never replaced.
+    var slots: [UInt64: AssertionSlot] = [:]
+    /// Coalescing: the slot new tasks join, while it exists and has not expired.
+    var sharedSlotKey: UInt64?
+
+    // MARK: - Begin
+
+    mutating func begin(
+        name: String?,
+        callSite: BackgroundTaskCallSite,
+        cleanup: ExpirationCleanup?,
+        now: TimeInterval,
+        remaining: TimeInterval?
+    ) -> (TaskToken, EngineAction) {
+        let token = TaskToken(rawValue: nextToken)
+        nextToken += 1
+        var record = TaskRecord(
+            name: name,
+            callSite: callSite,
+            beganAt: now,
+            cleanup: cleanup,
+            slotKey: nil,
+            status: .running
+        )
+        if let refusal = refusal(remaining: remaining) {
+            record.status = .notGranted(refusal)
+            record.cleanup = nil
+            tasks[token] = record
+            return (token, .none)
+        }
+        runningCount += 1
+        if options.coalescing, let key = sharedSlotKey, var shared = slots[key], !shared.expired {
+            shared.users.insert(token)
+            shared.lingerGeneration = nil
+            slots[key] = shared
+            record.slotKey = key
+            tasks[token] = record
+            return (token, .none)
+        }
+        let key = token.rawValue
+        if options.coalescing { sharedSlotKey = key }
+        slots[key] = AssertionSlot(users: [token])
+        record.slotKey = key
+        tasks[token] = record
+        return (token, .beginAssertion(slotKey: key, name: options.coalescing ? options.sharedAssertionName : name))
+    }
+
+    private func refusal(remaining: TimeInterval?) -> BackgroundTaskError? {
+        if let limit = options.maximumOutstandingTasks, runningCount >= limit {
+            return .limitReached(limit: limit)
+        }
+        if let required = options.minimumTimeRemaining, let remaining, remaining < required {
+            return .insufficientTimeRemaining(remaining: remaining, required: required)
+        }
+        return nil
+    }
+
+    /// `beginBackgroundTask` returned `identifier` for `key`.
+    mutating func assertionBegan(slotKey key: UInt64, identifier: BackgroundTaskIdentifier?) -> EngineAction {
+        guard var slot = slots[key], slot.identifier == nil else {
+            // Cannot happen: a slot without identifier is only removed here. End what we got.
+            return identifier.map { .expireAndEnd(cleanups: [], identifiers: [$0]) } ?? .none
+        }
+        guard let identifier else {
+            slots[key] = nil
+            for token in slot.users where tasks[token]?.status == .running {
+                tasks[token]?.status = .notGranted(.notGranted)
+                tasks[token]?.cleanup = nil
+                runningCount -= 1
+            }
+            return .none
+        }
+        if slot.expired || slot.users.isEmpty {
+            // Expired before the identifier was known, or ended meanwhile: end it now, once.
+            slots[key] = nil
+            return .expireAndEnd(cleanups: [], identifiers: [identifier])
+        }
+        slot.identifier = identifier
+        slots[key] = slot
+        return .none
+    }
+
+    // MARK: - End
+
+    /// Ends one task; does nothing if it is not running.
+    mutating func end(_ token: TaskToken) -> EngineAction {
+        guard var record = tasks[token], record.status == .running else { return .none }
+        record.status = .ended
+        record.cleanup = nil
+        tasks[token] = record
+        runningCount -= 1
+        guard let key = record.slotKey, var slot = slots[key] else { return .none }
+        slot.users.remove(token)
+        guard slot.users.isEmpty, let identifier = slot.identifier else {
+            slots[key] = slot  // still used, or still beginning (ended when granted)
+            return .none
+        }
+        if options.coalescing, options.linger > 0 {
+            let generation = nextLingerGeneration
+            nextLingerGeneration += 1
+            slot.lingerGeneration = generation
+            slots[key] = slot
+            return .scheduleLinger(generation: generation)
+        }
+        slots[key] = nil
+        return .expireAndEnd(cleanups: [], identifiers: [identifier])
+    }
+
+    /// The linger timer `generation` fired: end the shared assertion if it is still unused.
+    mutating func lingerElapsed(generation: UInt64) -> EngineAction {
+        guard let key = sharedSlotKey, let slot = slots[key], slot.lingerGeneration == generation,
+            slot.users.isEmpty, let identifier = slot.identifier
+        else { return .none }
+        slots[key] = nil
+        return .expireAndEnd(cleanups: [], identifiers: [identifier])
+    }
+
+    /// Ends every running task and every held assertion, without cleanups.
+    mutating func endAll() -> EngineAction {
+        for (token, record) in tasks where record.status == .running {
+            tasks[token]?.status = .ended
+            tasks[token]?.cleanup = nil
+        }
+        runningCount = 0
+        var identifiers: [BackgroundTaskIdentifier] = []
+        for (key, var slot) in slots {
+            slot.users.removeAll()
+            if let identifier = slot.identifier {
+                identifiers.append(identifier)
+                slots[key] = nil
+            } else {
+                slots[key] = slot  // still beginning: ended when granted
+            }
+        }
+        return .expireAndEnd(cleanups: [], identifiers: identifiers.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    // MARK: - Expiry
+
+    /// The expiration handler of slot `key` ran. Idempotent: a second call, or a call after the slot
+    /// ended, does nothing.
+    mutating func expire(slotKey key: UInt64) -> EngineAction {
+        guard let slot = slots[key], !slot.expired else { return .none }
+        let keys = options.expiresAllTogether ? Array(slots.keys) : [key]
+        var expiring: [TaskToken] = []
+        var identifiers: [BackgroundTaskIdentifier] = []
+        for key in keys {
+            guard var slot = slots[key], !slot.expired else { continue }
+            expiring.append(contentsOf: slot.users)
+            slot.users.removeAll()
+            if let identifier = slot.identifier {
+                identifiers.append(identifier)
+                slots[key] = nil
+            } else {
+                slot.expired = true  // ended as soon as begin returns its identifier
+                slots[key] = slot
+            }
+        }
+        var cleanups: [ExpirationCleanup] = []
+        for token in expiring.sorted() {
+            guard var record = tasks[token], record.status == .running else { continue }
+            if let cleanup = record.cleanup { cleanups.append(cleanup) }
+            record.cleanup = nil
+            record.status = .expired
+            tasks[token] = record
+            runningCount -= 1
+        }
+        return .expireAndEnd(cleanups: cleanups, identifiers: identifiers.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    // MARK: - Reading and forgetting
+
+    func status(of token: TaskToken) -> BackgroundTaskState {
+        tasks[token]?.status ?? .ended
+    }
+
+    /// Drops a finished task's record; its owner is gone.
+    mutating func forget(_ token: TaskToken) {
+        if let record = tasks[token], record.status != .running {
+            tasks[token] = nil
+        }
+    }
+
+    func outstanding(now: TimeInterval) -> [OutstandingBackgroundTask] {
+        tasks.filter { $0.value.status == .running }
+            .sorted { $0.key < $1.key }
+            .map { OutstandingBackgroundTask(name: $0.value.name, callSite: $0.value.callSite, age: now - $0.value.beganAt) }
+    }
+}

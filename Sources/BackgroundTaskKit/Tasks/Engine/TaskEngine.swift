@@ -1,0 +1,163 @@
+import Dispatch
+import Foundation
+
+/// The one engine behind every face: begins and ends assertions through a backend, exactly once.
+///
+/// All bookkeeping is in an ``EngineState`` behind one lock. Each operation computes an
+/// ``EngineAction`` under the lock and performs it after unlocking, so the backend, user cleanups
+/// and (later) observers are never called while the lock is held, and an expiration handler may
+/// call back into the engine (end, begin, endAll) without deadlock.
+///
+/// The expiration handler it hands the backend may run before `beginBackgroundTask` returns, off the
+/// main actor, twice, or never; in every order each assertion is ended exactly once and each cleanup
+/// runs at most once.
+package final class TaskEngine: Sendable {
+    /// How an engine behaves; one per face or manager.
+    package struct Options: Sendable {
+        /// The most running tasks; one more is refused with ``BackgroundTaskError/limitReached(limit:)``.
+        var maximumOutstandingTasks: Int?
+        /// Below this much background time, begins are refused.
+        var minimumTimeRemaining: TimeInterval?
+        /// The first expiry expires every task (a manager), not just the one whose handler ran.
+        var expiresAllTogether = false
+        /// All tasks share one system assertion.
+        var coalescing = false
+        /// Coalescing: how long the shared assertion outlives its last task.
+        var linger: TimeInterval = 0
+        /// Coalescing: the shared assertion's name.
+        var sharedAssertionName: String?
+        /// How long an expiration handler that arrives off the main actor waits for the cleanups it
+        /// sent to the main actor before it ends the assertions anyway.
+        var offMainCleanupTimeout: TimeInterval = 1
+        /// Runs the linger timer.
+        var schedule: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = { delay, work in
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: work)
+        }
+        /// The clock of task ages, in seconds.
+        var now: @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
+
+        /// One task alone: no cap, no guard, no coalescing.
+        static let standalone = Options()
+    }
+
+    /// Names longer than this are cut to it (system logs truncate them anyway).
+    package static let maximumNameLength = 256
+
+    let backend: any BackgroundTaskBackend
+    let options: Options
+    private let state: Locked<EngineState>
+
+    package init(backend: any BackgroundTaskBackend, options: Options) {
+        self.backend = backend
+        self.options = options
+        self.state = Locked(EngineState(options: options))
+    }
+
+    // MARK: - Operations
+
+    /// Begins a task; its state says whether it runs.
+    package func begin(
+        name: String?,
+        callSite: BackgroundTaskCallSite,
+        cleanup: ExpirationCleanup?
+    ) -> TaskToken {
+        let name = Self.normalize(name)
+        let remaining = options.minimumTimeRemaining == nil ? nil : backend.backgroundTimeRemaining
+        let now = options.now()
+        let (token, action) = state.withLock {
+            $0.begin(name: name, callSite: callSite, cleanup: cleanup, now: now, remaining: remaining)
+        }
+        perform(action)
+        return token
+    }
+
+    /// Ends a task; idempotent, callable from any thread.
+    package func end(_ token: TaskToken) {
+        perform(state.withLock { $0.end(token) })
+    }
+
+    /// Ends every running task and assertion, without running cleanups.
+    package func endAll() {
+        perform(state.withLock { $0.endAll() })
+    }
+
+    /// Ends a task its owner forgot; `true` when it was still running (a leak the safety net caught).
+    package func endBySafetyNet(_ token: TaskToken) -> Bool {
+        let (wasRunning, action) = state.withLock { state in
+            (state.status(of: token) == .running, state.end(token))
+        }
+        perform(action)
+        return wasRunning
+    }
+
+    /// Drops a finished task's record once its owner is gone.
+    package func forget(_ token: TaskToken) {
+        state.withLock { $0.forget(token) }
+    }
+
+    package func status(of token: TaskToken) -> BackgroundTaskState {
+        state.withLock { $0.status(of: token) }
+    }
+
+    package var outstanding: [OutstandingBackgroundTask] {
+        let now = options.now()
+        return state.withLock { $0.outstanding(now: now) }
+    }
+
+    package func record(of token: TaskToken) -> (name: String?, callSite: BackgroundTaskCallSite, age: TimeInterval)? {
+        let now = options.now()
+        return state.withLock { state in
+            state.tasks[token].map { ($0.name, $0.callSite, now - $0.beganAt) }
+        }
+    }
+
+    // MARK: - Performing actions (never under the lock)
+
+    private func perform(_ action: EngineAction) {
+        switch action {
+        case .none:
+            return
+        case .beginAssertion(let key, let name):
+            let identifier = backend.beginBackgroundTask(named: name) { [self] in
+                perform(state.withLock { $0.expire(slotKey: key) })
+            }
+            perform(state.withLock { $0.assertionBegan(slotKey: key, identifier: identifier) })
+        case .expireAndEnd(let cleanups, let identifiers):
+            runOnMainActor(cleanups)
+            for identifier in identifiers {
+                backend.endBackgroundTask(identifier)
+            }
+        case .scheduleLinger(let generation):
+            options.schedule(options.linger) { [self] in
+                perform(state.withLock { $0.lingerElapsed(generation: generation) })
+            }
+        }
+    }
+
+    /// Runs cleanups in order on the main actor: directly when already there (the normal case, inside
+    /// the system's handler); otherwise on the main queue, waiting at most `offMainCleanupTimeout` so
+    /// that the assertions are still ended inside the handler even if the main thread is busy.
+    private func runOnMainActor(_ cleanups: [ExpirationCleanup]) {
+        guard !cleanups.isEmpty else { return }
+        if MainActorContext.isCurrent {
+            MainActor.assumeIsolated {
+                for cleanup in cleanups { cleanup() }
+            }
+            return
+        }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                for cleanup in cleanups { cleanup() }
+            }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + options.offMainCleanupTimeout)
+    }
+
+    /// Empty or blank names become `nil`; names over ``maximumNameLength`` characters are cut.
+    static func normalize(_ name: String?) -> String? {
+        guard let name, !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return name.count > maximumNameLength ? String(name.prefix(maximumNameLength)) : name
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A background task that cannot leak: the drop-in replacement for a raw `beginBackgroundTask` call.
+///
+/// The identifier is kept where the expiration handler can always reach it. When time runs out,
+/// your cleanup runs on the main actor and then the task ends itself, inside the system's handler.
+/// ``end()`` may be called any number of times, from any thread; only the first call does anything.
+///
+/// ```swift
+/// let task = SafeBackgroundTask.begin("Upload photos") {
+///     uploader.cancel()  // time is up: stop; the task ends itself after this returns
+/// }
+/// uploader.upload { _ in task.end() }
+/// ```
+///
+/// > Important: Keep the task until the work is done. If the last reference goes away while it is
+/// > still running, `deinit` ends the assertion (the last safety net) and reports a leak on standard
+/// > error with the call site that began it.
+public final class SafeBackgroundTask: Sendable {
+    let engine: TaskEngine
+    let token: TaskToken
+
+    init(engine: TaskEngine, token: TaskToken) {
+        self.engine = engine
+        self.token = token
+    }
+
+    /// Begins a background task.
+    ///
+    /// It never fails: when the system refuses, ``state`` is ``BackgroundTaskState/notGranted(_:)``,
+    /// the work should still run (just without extra background time), and ``end()`` does nothing.
+    ///
+    /// - Parameters:
+    ///   - name: A name for the task, shown in the system's console warnings. Empty names count as no
+    ///     name; names over 256 characters are cut.
+    ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
+    ///     the platform default (`UIApplication` on iOS; pass `.expiringActivity` in app extensions).
+    ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself. Stop
+    ///     the work quickly here; do not end the task (it is ended for you) or start new work.
+    /// - Returns: The running task.
+    public static func begin(
+        _ name: String?,
+        backend: (any BackgroundTaskBackend)? = nil,
+        onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+        fileID: String = #fileID,
+        line: Int = #line,
+        function: String = #function
+    ) -> SafeBackgroundTask {
+        let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
+        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+        return SafeBackgroundTask(engine: engine, token: engine.begin(name: name, callSite: callSite, cleanup: onExpiration))
+    }
+
+    /// Ends the task. Idempotent and callable from any thread or actor; after expiry it does nothing.
+    public func end() {
+        engine.end(token)
+    }
+
+    /// Running, ended, expired or not granted.
+    public var state: BackgroundTaskState {
+        engine.status(of: token)
+    }
+
+    deinit {
+        let record = engine.record(of: token)
+        if engine.endBySafetyNet(token), let record {
+            LeakReport.write(
+                "SafeBackgroundTask \(record.name.map { "\"\($0)\"" } ?? "(unnamed)") begun at \(record.callSite) "
+                    + "was released while still running, after \(Int(record.age)) s; the safety net ended it. "
+                    + "Call end() when the work is done."
+            )
+        }
+        engine.forget(token)
+    }
+}
+
+/// Where the deinit safety net reports the leaks it catches.
+enum LeakReport {
+    static func write(_ message: String) {
+        FileHandle.standardError.write(Data("BackgroundTaskKit: \(message)\n".utf8))
+    }
+}

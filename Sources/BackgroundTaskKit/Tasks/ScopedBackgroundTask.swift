@@ -1,0 +1,58 @@
+/// A background task owned by one scope: it begins in `init` and ends when the value is consumed by
+/// ``end()`` or goes out of scope.
+///
+/// It is `~Copyable`, so it has exactly one owner and cannot be ended twice.
+///
+/// ```swift
+/// func saveLibrary() {
+///     let task = ScopedBackgroundTask("Save library") { database.cancelSave() }
+///     database.save()
+///     task.end()  // or let it go out of scope
+/// }
+/// ```
+///
+/// > Important: On expiry the cleanup runs on the main actor and the assertion is ended inside the
+/// > system's handler, even though the scope has not finished; ``state`` then reads
+/// > ``BackgroundTaskState/expired``.
+public struct ScopedBackgroundTask: ~Copyable, Sendable {
+    let engine: TaskEngine
+    let token: TaskToken
+
+    /// Begins a background task for the current scope.
+    ///
+    /// - Parameters:
+    ///   - name: A name for the task, shown in the system's console warnings.
+    ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
+    ///     the platform default.
+    ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+    public init(
+        _ name: String?,
+        backend: (any BackgroundTaskBackend)? = nil,
+        onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+        fileID: String = #fileID,
+        line: Int = #line,
+        function: String = #function
+    ) {
+        engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
+        token = engine.begin(
+            name: name,
+            callSite: BackgroundTaskCallSite(fileID: fileID, line: line, function: function),
+            cleanup: onExpiration
+        )
+    }
+
+    /// Running, ended, expired or not granted.
+    public var state: BackgroundTaskState {
+        engine.status(of: token)
+    }
+
+    /// Ends the task now, consuming it.
+    public consuming func end() {
+        engine.end(token)
+    }
+
+    deinit {
+        engine.end(token)
+        engine.forget(token)
+    }
+}

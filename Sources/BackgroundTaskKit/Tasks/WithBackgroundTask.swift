@@ -1,0 +1,96 @@
+/// Runs `body` inside a background task that ends when `body` returns or throws.
+///
+/// ```swift
+/// let count = try withBackgroundTask("Save drafts") {
+///     try store.saveDrafts()
+/// }
+/// ```
+///
+/// If the system refuses the assertion, `body` runs anyway: background time is a bonus, not a
+/// precondition. When the work must not start without it, use ``BackgroundTaskManager/beginTask(_:onExpiration:fileID:line:function:)``,
+/// which throws.
+///
+/// > Important: On expiry `onExpiration` runs on the main actor and the assertion is ended inside the
+/// > system's handler, while `body` may still be running; make `body` stop when `onExpiration` says so.
+///
+/// - Parameters:
+///   - name: A name for the task, shown in the system's console warnings.
+///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
+///     the platform default.
+///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+///   - body: The work.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws.
+public func withBackgroundTask<Result, Failure: Error>(
+    _ name: String?,
+    backend: (any BackgroundTaskBackend)? = nil,
+    onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+    fileID: String = #fileID,
+    line: Int = #line,
+    function: String = #function,
+    _ body: () throws(Failure) -> Result
+) throws(Failure) -> Result {
+    let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
+    let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+    let token = engine.begin(name: name, callSite: callSite, cleanup: onExpiration)
+    defer {
+        engine.end(token)
+        engine.forget(token)
+    }
+    return try body()
+}
+
+/// Runs `body` inside a background task that ends when `body` returns or throws, and cancels `body`
+/// if time runs out first.
+///
+/// It runs in the caller's isolation, so a `@MainActor` caller can use its non-`Sendable` state:
+///
+/// ```swift
+/// @MainActor func refresh() async throws {
+///     let items = try await withBackgroundTask("Refresh feed") {
+///         try await api.fetchFeed()  // cancelled if background time runs out
+///     }
+///     self.items = items
+/// }
+/// ```
+///
+/// If the system refuses the assertion, `body` runs anyway, without extra background time.
+///
+/// > Important: On expiry the calling task is cancelled, `onExpiration` runs on the main actor, and
+/// > the assertion is ended inside the system's handler without waiting for `body`: cooperative
+/// > cancellation is what makes `body` stop.
+///
+/// - Parameters:
+///   - name: A name for the task, shown in the system's console warnings.
+///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
+///     the platform default.
+///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+///   - isolation: The caller's isolation, inherited by `body`.
+///   - body: The work.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws (a `CancellationError`, typically, after expiry).
+public func withBackgroundTask<Result, Failure: Error>(
+    _ name: String?,
+    backend: (any BackgroundTaskBackend)? = nil,
+    onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID,
+    line: Int = #line,
+    function: String = #function,
+    _ body: () async throws(Failure) -> Result
+) async throws(Failure) -> Result {
+    let cancellation = BodyCancellation()
+    withUnsafeCurrentTask { cancellation.attach($0) }
+    let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
+    let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+    let token = engine.begin(name: name, callSite: callSite) {
+        cancellation.cancel()
+        onExpiration?()
+    }
+    defer {
+        cancellation.detach()
+        engine.end(token)
+        engine.forget(token)
+    }
+    return try await body()
+}
