@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 /// One bug pattern of background-task code, written several ways (variants), each run on a fresh
@@ -7,14 +8,38 @@ public struct Scenario: Sendable, Identifiable {
     public let id: String
     /// What goes wrong, in one sentence.
     public let summary: String
-    /// The ways the flow is written; the first is ``ScenarioVariant/naive``.
+    /// The ways the flow is written: ``ScenarioVariant/naive`` first, then the correct flow run with
+    /// raw calls (``ScenarioVariant/correct``) and with each face of the library.
     public let variants: [ScenarioVariant]
 
-    /// Creates a scenario.
+    /// Creates a scenario with exactly these variants.
     public init(id: String, summary: String, variants: [ScenarioVariant]) {
         self.id = id
         self.summary = summary
         self.variants = variants
+    }
+
+    /// Creates a scenario from its buggy flow and its correct flow, which is run once per way of
+    /// beginning tasks (see ``ScenarioVariant/correctVariantNames``).
+    ///
+    /// - Parameters:
+    ///   - id: The scenario's command-line name.
+    ///   - summary: What goes wrong, in one sentence.
+    ///   - naive: The flow written the buggy way, with raw backend calls.
+    ///   - flow: The same flow written correctly against a ``TaskStarter``.
+    public init(
+        id: String,
+        summary: String,
+        naive: @escaping @MainActor @Sendable (BackgroundTaskSimulator) async -> Void,
+        flow: @escaping @MainActor @Sendable (BackgroundTaskSimulator, any TaskStarter) async -> Void
+    ) {
+        let correct = ScenarioVariant.correctVariantNames.map { name in
+            ScenarioVariant(name: name) { simulator in
+                await flow(simulator, ScenarioVariant.starter(named: name, simulator: simulator))
+            }
+        }
+        self.init(
+            id: id, summary: summary, variants: [ScenarioVariant(name: ScenarioVariant.naive, body: naive)] + correct)
     }
 
     /// The variant with this name, if the scenario has one.
@@ -40,4 +65,32 @@ public struct ScenarioVariant: Sendable {
     public static let naive = "naive"
     /// Name of the variant written correctly by hand, with raw backend calls.
     public static let correct = "correct"
+
+    /// The variants that run a scenario's correct flow, in output order: raw calls, then each face.
+    public static let correctVariantNames = [correct, "safe", "scoped", "closure", "manager", "manager-coalesced"]
+
+    /// The way of beginning tasks that the variant `name` uses, on `simulator` (raw calls for an
+    /// unknown name).
+    @MainActor
+    public static func starter(named name: String, simulator: BackgroundTaskSimulator) -> any TaskStarter {
+        switch name {
+        case "safe":
+            return SafeTaskStarter(backend: simulator)
+        case "scoped":
+            return ScopedTaskStarter(backend: simulator)
+        case "closure":
+            return ClosureTaskStarter(backend: simulator)
+        case "manager", "manager-coalesced":
+            var configuration = BackgroundTaskManager.Configuration()
+            configuration.coalescesAssertions = name == "manager-coalesced"
+            let manager = BackgroundTaskManager(
+                backend: simulator,
+                configuration: configuration,
+                schedule: { delay, work in simulator.schedule(after: delay, work) }
+            )
+            return SafeTaskStarter(backend: simulator, manager: manager)
+        default:
+            return HandWrittenStarter(backend: simulator)
+        }
+    }
 }

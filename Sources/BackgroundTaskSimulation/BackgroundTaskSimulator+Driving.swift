@@ -62,6 +62,8 @@ extension BackgroundTaskSimulator {
                 continue
             case .expire(let calls):
                 runExpiry(calls)
+            case .fire(let work):
+                work()
             }
         }
     }
@@ -82,6 +84,25 @@ extension BackgroundTaskSimulator {
     /// - Parameter duration: Seconds the handler takes.
     @MainActor public func spend(_ duration: TimeInterval) {
         advance(by: duration)
+    }
+
+    // MARK: - App timers
+
+    /// Schedules `work` to run after `delay` seconds of virtual time, as an app timer would: it runs
+    /// inside a later ``advance(by:)``, on the main actor, while the app runs (a suspended app's timers
+    /// wait until it runs again). Callable from any thread.
+    ///
+    /// Pass it where code takes a scheduler, so that its timers follow the virtual clock:
+    ///
+    /// ```swift
+    /// let debouncer = Debouncer { delay, work in simulator.schedule(after: delay, work) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - delay: Seconds from now; negative counts as 0.
+    ///   - work: What to run.
+    public nonisolated func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+        state.withLock { $0.schedule(after: delay.isNaN ? 0 : delay, work) }
     }
 
     // MARK: - Calling handlers

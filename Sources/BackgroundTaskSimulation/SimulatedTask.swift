@@ -25,3 +25,19 @@ struct HandlerContext {
     /// Virtual time spent so far.
     var spent: TimeInterval = 0
 }
+
+/// An app timer waiting on the virtual clock.
+struct SimulatedTimer: Comparable {
+    let due: TimeInterval
+    /// Orders timers due at the same instant by when they were scheduled.
+    let sequence: Int
+    let work: @Sendable () -> Void
+
+    static func < (lhs: SimulatedTimer, rhs: SimulatedTimer) -> Bool {
+        (lhs.due, lhs.sequence) < (rhs.due, rhs.sequence)
+    }
+
+    static func == (lhs: SimulatedTimer, rhs: SimulatedTimer) -> Bool {
+        lhs.sequence == rhs.sequence
+    }
+}

@@ -22,6 +22,9 @@ struct SimulatorState {
     /// The handlers running now, innermost last.
     var handlerContexts: [HandlerContext] = []
     var expiryInProgress = false
+    /// App timers on the virtual clock, fired in due order while the app runs.
+    var timers: [SimulatedTimer] = []
+    var nextTimerSequence = 0
 
     init(configuration: SimulatorConfiguration, faults: Set<SimulatorFault>) {
         self.configuration = configuration
@@ -170,6 +173,8 @@ struct SimulatorState {
         case done
         /// Background time ran out: call these handlers, in order, then ``finishExpiry()``.
         case expire([(BackgroundTaskIdentifier, @MainActor @Sendable () -> Void)])
+        /// An app timer is due: run its work on the main actor, then ask again.
+        case fire(@Sendable () -> Void)
         /// Something was handled; ask again.
         case again
     }
@@ -188,7 +193,8 @@ struct SimulatorState {
         let running = appState == .foreground || appState == .background
         let warning = running ? outstanding.values.filter { !$0.warned }.map(warningTime).min() : nil
 
-        let due = [deadline, expiry, warning].compactMap { $0 }.map { max($0, now) }.min()
+        let timer = running ? timers.min()?.due : nil
+        let due = [deadline, expiry, timer, warning].compactMap { $0 }.map { max($0, now) }.min()
         guard let due, due <= target else {
             moveClock(to: target)
             return .done
@@ -200,6 +206,10 @@ struct SimulatorState {
         }
         if let expiry, expiry <= now {
             return .expire(startExpiry())
+        }
+        if let timer, timer <= now, let first = timers.min(), let index = timers.firstIndex(of: first) {
+            timers.remove(at: index)
+            return .fire(first.work)
         }
         for task in outstandingInOrder where !task.warned && warningTime(task) <= now {
             outstanding[task.identifier.rawValue]?.warned = true
@@ -218,6 +228,13 @@ struct SimulatorState {
 
     private func warningTime(_ task: SimulatedTask) -> TimeInterval {
         task.createdAt + configuration.longRunningTaskWarningAge
+    }
+
+    // MARK: - Timers
+
+    mutating func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+        timers.append(SimulatedTimer(due: now + max(delay, 0), sequence: nextTimerSequence, work: work))
+        nextTimerSequence += 1
     }
 
     // MARK: - Expiry

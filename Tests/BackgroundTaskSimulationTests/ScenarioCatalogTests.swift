@@ -23,7 +23,11 @@ struct ScenarioCatalogTests {
     @Test func theCatalogCoversEveryExpectedScenarioOnce() {
         #expect(ScenarioCatalog.all.map(\.id) == expectedNaiveOutcomes.map(\.scenario))
         for scenario in ScenarioCatalog.all {
-            #expect(scenario.variants.map(\.name) == [ScenarioVariant.naive, ScenarioVariant.correct])
+            #expect(
+                scenario.variants.map(\.name) == [
+                    "naive", "correct", "safe", "scoped", "closure", "manager", "manager-coalesced",
+                ]
+            )
         }
     }
 
@@ -47,10 +51,10 @@ struct ScenarioCatalogTests {
         )
     }
 
-    @Test(arguments: ScenarioCatalog.all.map(\.id))
-    func theCorrectFlowEndsCleanWithEveryAssertionEndedOnce(_ id: String) async throws {
+    @Test(arguments: ScenarioCatalog.all.map(\.id), ScenarioVariant.correctVariantNames)
+    func theCorrectFlowEndsCleanWithEveryAssertionEndedOnce(_ id: String, variant: String) async throws {
         let scenario = try #require(ScenarioCatalog.scenario(withID: id))
-        let correct = try #require(scenario.variant(named: ScenarioVariant.correct))
+        let correct = try #require(scenario.variant(named: variant))
         let (result, simulator) = await ScenarioRunner.run(correct, of: scenario)
         try simulator.expectNoLeaks()
         #expect(result.outcome == .clean)

@@ -57,7 +57,8 @@ public final class BackgroundTaskManager: Sendable {
     ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
     ///     the platform default.
     ///   - configuration: Limits and coalescing.
-    public convenience init(backend: (any BackgroundTaskBackend)? = nil, configuration: Configuration = Configuration()) {
+    public convenience init(backend: (any BackgroundTaskBackend)? = nil, configuration: Configuration = Configuration())
+    {
         self.init(backend: backend, configuration: configuration, schedule: nil)
     }
 

@@ -48,7 +48,8 @@ public final class SafeBackgroundTask: Sendable {
     ) -> SafeBackgroundTask {
         let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-        return SafeBackgroundTask(engine: engine, token: engine.begin(name: name, callSite: callSite, cleanup: onExpiration))
+        return SafeBackgroundTask(
+            engine: engine, token: engine.begin(name: name, callSite: callSite, cleanup: onExpiration))
     }
 
     /// Ends the task. Idempotent and callable from any thread or actor; after expiry it does nothing.

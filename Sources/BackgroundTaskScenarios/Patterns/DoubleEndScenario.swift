@@ -8,30 +8,28 @@ extension Scenario {
     static let doubleEnd = Scenario(
         id: "double-end",
         summary: "Handler and completion both end a shared identifier: a double end, and a leak.",
-        variants: [
-            ScenarioVariant(name: ScenarioVariant.naive) { simulator in
-                let engine = NaiveSyncEngine(backend: simulator)
-                simulator.enterBackground()
-                engine.startJob("Sync contacts")
-                simulator.advance(by: 1)
-                engine.startJob("Sync photos")
-                simulator.advance(by: 2)
-                engine.jobFinished()  // contacts done: ends the photos task
-                simulator.advance(by: 2)
-                engine.jobFinished()  // photos done: ends the photos task again
-            },
-            ScenarioVariant(name: ScenarioVariant.correct) { simulator in
-                simulator.enterBackground()
-                let contacts = HandWrittenTask("Sync contacts", backend: simulator)
-                simulator.advance(by: 1)
-                let photos = HandWrittenTask("Sync photos", backend: simulator)
-                simulator.advance(by: 2)
-                contacts.end()
-                simulator.advance(by: 2)
-                photos.end()
-                photos.end()  // a second completion callback is harmless
-            },
-        ]
+        naive: { simulator in
+            let engine = NaiveSyncEngine(backend: simulator)
+            simulator.enterBackground()
+            engine.startJob("Sync contacts")
+            simulator.advance(by: 1)
+            engine.startJob("Sync photos")
+            simulator.advance(by: 2)
+            engine.jobFinished()  // contacts done: ends the photos task
+            simulator.advance(by: 2)
+            engine.jobFinished()  // photos done: ends the photos task again
+        },
+        flow: { simulator, tasks in
+            simulator.enterBackground()
+            let contacts = await tasks.start("Sync contacts")
+            simulator.advance(by: 1)
+            let photos = await tasks.start("Sync photos")
+            simulator.advance(by: 2)
+            await contacts.end()
+            simulator.advance(by: 2)
+            await photos.end()
+            await photos.end()  // a second completion callback is harmless
+        }
     )
 }
 

@@ -7,29 +7,27 @@ extension Scenario {
     static let propertyOverwrite = Scenario(
         id: "property-overwrite",
         summary: "One property holds the identifier; a second export overwrites it and the first leaks.",
-        variants: [
-            ScenarioVariant(name: ScenarioVariant.naive) { simulator in
-                let exporter = NaivePhotoExporter(backend: simulator)
-                simulator.enterBackground()
-                exporter.startExport("Export album 1")
-                simulator.advance(by: 1)
-                exporter.startExport("Export album 2")  // overwrites the first identifier
-                simulator.advance(by: 3)
-                exporter.exportFinished()  // ends the second task
-                simulator.advance(by: 3)
-                exporter.exportFinished()  // the property is empty: the first task is never ended
-            },
-            ScenarioVariant(name: ScenarioVariant.correct) { simulator in
-                simulator.enterBackground()
-                let first = HandWrittenTask("Export album 1", backend: simulator)
-                simulator.advance(by: 1)
-                let second = HandWrittenTask("Export album 2", backend: simulator)
-                simulator.advance(by: 3)
-                second.end()
-                simulator.advance(by: 3)
-                first.end()
-            },
-        ]
+        naive: { simulator in
+            let exporter = NaivePhotoExporter(backend: simulator)
+            simulator.enterBackground()
+            exporter.startExport("Export album 1")
+            simulator.advance(by: 1)
+            exporter.startExport("Export album 2")  // overwrites the first identifier
+            simulator.advance(by: 3)
+            exporter.exportFinished()  // ends the second task
+            simulator.advance(by: 3)
+            exporter.exportFinished()  // the property is empty: the first task is never ended
+        },
+        flow: { simulator, tasks in
+            simulator.enterBackground()
+            let first = await tasks.start("Export album 1")
+            simulator.advance(by: 1)
+            let second = await tasks.start("Export album 2")
+            simulator.advance(by: 3)
+            await second.end()
+            simulator.advance(by: 3)
+            await first.end()
+        }
     )
 }
 

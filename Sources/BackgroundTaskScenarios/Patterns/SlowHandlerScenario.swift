@@ -7,27 +7,25 @@ extension Scenario {
     static let slowHandler = Scenario(
         id: "slow-handler",
         summary: "The expiration handler spends 8 s closing a database before it ends the task.",
-        variants: [
-            ScenarioVariant(name: ScenarioVariant.naive) { simulator in
-                let backend: any BackgroundTaskBackend = simulator
-                let box = IdentifierBox()
-                simulator.enterBackground()
-                box.value = backend.beginBackgroundTask(named: "Import photos") {
-                    simulator.spend(8)  // flushes and closes the database
-                    if let identifier = box.value { backend.endBackgroundTask(identifier) }
-                }
-                simulator.advance(by: 60)  // the import takes 60 s
-            },
-            ScenarioVariant(name: ScenarioVariant.correct) { simulator in
-                let importer = CancellableWork()
-                simulator.enterBackground()
-                let task = HandWrittenTask("Import photos", backend: simulator) {
-                    importer.cancel()
-                    simulator.spend(1)  // a quick checkpoint; the full close waits for the next launch
-                }
-                simulator.advance(by: 60)
-                task.end()
-            },
-        ]
+        naive: { simulator in
+            let backend: any BackgroundTaskBackend = simulator
+            let box = IdentifierBox()
+            simulator.enterBackground()
+            box.value = backend.beginBackgroundTask(named: "Import photos") {
+                simulator.spend(8)  // flushes and closes the database
+                if let identifier = box.value { backend.endBackgroundTask(identifier) }
+            }
+            simulator.advance(by: 60)  // the import takes 60 s
+        },
+        flow: { simulator, tasks in
+            let importer = CancellableWork()
+            simulator.enterBackground()
+            let task = await tasks.start("Import photos") {
+                importer.cancel()
+                simulator.spend(1)  // a quick checkpoint; the full close waits for the next launch
+            }
+            simulator.advance(by: 60)
+            await task.end()
+        }
     )
 }

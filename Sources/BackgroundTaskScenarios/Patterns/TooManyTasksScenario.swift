@@ -6,19 +6,17 @@ extension Scenario {
     static let tooManyTasks = Scenario(
         id: "too-many-tasks",
         summary: "Every cache write begins its own task; 1,001 queued writes cross the assertion limit.",
-        variants: [
-            ScenarioVariant(name: ScenarioVariant.naive) { simulator in
-                let writes = (1...1001).map { index in
-                    HandWrittenTask("Cache write \(index)", backend: simulator)
-                }
-                simulator.advance(by: 2)  // the disk queue drains
-                for write in writes { write.end() }
-            },
-            ScenarioVariant(name: ScenarioVariant.correct) { simulator in
-                let batch = HandWrittenTask("Cache writes", backend: simulator)  // one task for the burst
-                simulator.advance(by: 2)
-                batch.end()
-            },
-        ]
+        naive: { simulator in
+            let writes = (1...1001).map { index in
+                HandWrittenTask("Cache write \(index)", backend: simulator)
+            }
+            simulator.advance(by: 2)  // the disk queue drains
+            for write in writes { write.end() }
+        },
+        flow: { simulator, tasks in
+            let batch = await tasks.start("Cache writes")  // one task for the burst
+            simulator.advance(by: 2)
+            await batch.end()
+        }
     )
 }

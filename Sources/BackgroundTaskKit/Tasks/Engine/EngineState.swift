@@ -237,6 +237,8 @@ struct EngineState {
     func outstanding(now: TimeInterval) -> [OutstandingBackgroundTask] {
         tasks.filter { $0.value.status == .running }
             .sorted { $0.key < $1.key }
-            .map { OutstandingBackgroundTask(name: $0.value.name, callSite: $0.value.callSite, age: now - $0.value.beganAt) }
+            .map {
+                OutstandingBackgroundTask(name: $0.value.name, callSite: $0.value.callSite, age: now - $0.value.beganAt)
+            }
     }
 }
