@@ -1,0 +1,194 @@
+import BackgroundTaskKitTesting
+import BackgroundTaskScenarios
+import Foundation
+import Testing
+
+/// The library's faces, as the scenario catalog drives them.
+let faces = ["safe", "scoped", "closure", "manager", "manager-coalesced"]
+
+extension BackgroundTaskSimulator {
+    /// How many assertions the system granted and ended, and whether any end was refused.
+    var bookkeeping: (began: Int, ended: Int, badEnds: Int) {
+        let events = self.events
+        return (
+            events.filter { if case .began = $0 { true } else { false } }.count,
+            events.filter { if case .ended = $0 { true } else { false } }.count,
+            consoleMessages.filter { if case .cannotEndTask = $0 { true } else { false } }.count
+        )
+    }
+
+    /// Checks that every assertion the system granted was ended exactly once and nothing leaked.
+    func expectEveryAssertionEndedOnce(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try expectNoLeaks()
+        let books = bookkeeping
+        #expect(books.began > 0, sourceLocation: sourceLocation)
+        #expect(books.began == books.ended, sourceLocation: sourceLocation)
+        #expect(books.badEnds == 0, sourceLocation: sourceLocation)
+    }
+}
+
+/// Lets queued main-actor work (late cleanups, ending closure tasks) run.
+@MainActor
+func drainMainActor() async {
+    for _ in 0..<50 { await Task.yield() }
+}
+
+@MainActor
+struct FaceFaultTests {
+    // MARK: - Faults the simulator injects
+
+    @Test(arguments: faces)
+    func aHandlerThatRunsBeforeBeginReturnsStillEndsTheTaskExactlyOnce(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.handlerBeforeBeginReturns])
+        let journal = HandlerJournal()
+        simulator.enterBackground()
+        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Early") {
+            journal.note("cleanup")
+        }
+        simulator.advance(by: 10)
+        await task.end()
+        await drainMainActor()
+        try simulator.expectEveryAssertionEndedOnce()
+        #expect(journal.entries == ["cleanup"])
+    }
+
+    @Test(arguments: faces)
+    func aHandlerCalledOffTheMainActorEndsTheTaskAndRunsTheCleanupOnTheMainActor(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.handlerOffMainActor])
+        let journal = HandlerJournal()
+        simulator.enterBackground()
+        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Off main") {
+            journal.note("cleanup")
+        }
+        simulator.advance(by: 31)
+        try simulator.expectEveryAssertionEndedOnce()
+        await drainMainActor()
+        #expect(journal.entries == ["cleanup"])
+        #expect(journal.ranOnMainActor == [true])
+        await task.end()
+        try simulator.expectEveryAssertionEndedOnce()
+    }
+
+    @Test(arguments: faces)
+    func aHandlerCalledTwiceRunsTheCleanupOnceAndEndsOnce(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.handlerTwice])
+        let journal = HandlerJournal()
+        simulator.enterBackground()
+        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Twice") {
+            journal.note("cleanup")
+        }
+        simulator.advance(by: 31)
+        await task.end()
+        try simulator.expectEveryAssertionEndedOnce()
+        #expect(journal.entries == ["cleanup"])
+        let calls = simulator.events.filter { if case .expirationHandlerCalled = $0 { true } else { false } }
+        #expect(calls.count == 2)
+    }
+
+    @Test(arguments: faces)
+    func aRefusedBeginRunsNoCleanupAndEndsNothing(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.notGranted(callingHandler: true)])
+        let journal = HandlerJournal()
+        simulator.enterBackground()
+        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Refused") {
+            journal.note("cleanup")
+        }
+        simulator.advance(by: 31)
+        await task.end()
+        await task.end()
+        #expect(journal.entries.isEmpty)
+        #expect(simulator.bookkeeping.ended == 0)
+        #expect(simulator.bookkeeping.badEnds == 0)
+        try simulator.expectNoLeaks()
+    }
+
+    @Test(arguments: ["safe", "scoped", "closure", "manager"])
+    func aTaskBegunWithLittleTimeLeftAndNoHandlerMustStillBeEndedInTime(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.noHandlerWhenLittleTimeLeft])
+        let starter = ScenarioVariant.starter(named: face, simulator: simulator)
+        simulator.enterBackground()
+        let keepAwake = await starter.start("Keep awake")
+        simulator.advance(by: 27)
+        let late = await starter.start("Late")  // 3 s left: the system gives it no handler
+        simulator.advance(by: 2)
+        await late.end()  // ended in time: fine
+        simulator.advance(by: 10)
+        await keepAwake.end()
+        try simulator.expectEveryAssertionEndedOnce()
+    }
+
+    @Test(arguments: ["safe", "scoped", "closure"])
+    func aStandaloneTaskWithNoHandlerThatOutlivesTheBudgetIsFatal(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.noHandlerWhenLittleTimeLeft])
+        let starter = ScenarioVariant.starter(named: face, simulator: simulator)
+        simulator.enterBackground()
+        let keepAwake = await starter.start("Keep awake")
+        simulator.advance(by: 27)
+        let late = await starter.start("Late")
+        simulator.advance(by: 10)
+        let termination = try simulator.expectTermination(.watchdogTimeout, at: 30)
+        #expect(termination.heldAssertions.map(\.name) == ["Late"])
+        await late.end()
+        await keepAwake.end()
+    }
+
+    @Test func aManagerEndsEvenTheTasksTheSystemGaveNoHandler() async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.noHandlerWhenLittleTimeLeft])
+        let starter = ScenarioVariant.starter(named: "manager", simulator: simulator)
+        simulator.enterBackground()
+        let keepAwake = await starter.start("Keep awake")
+        simulator.advance(by: 27)
+        let late = await starter.start("Late")
+        simulator.advance(by: 10)  // the first handler expires every task of the manager
+        try simulator.expectEveryAssertionEndedOnce()
+        await late.end()
+        await keepAwake.end()
+    }
+
+    // MARK: - Misuse and re-entrancy
+
+    @Test(arguments: faces)
+    func endingTwiceEndsOnce(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator()
+        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Twice")
+        await task.end()
+        await task.end()
+        simulator.advance(by: 1)
+        try simulator.expectEveryAssertionEndedOnce()
+    }
+
+    @Test(arguments: faces)
+    func aCleanupThatSpendsTimeEndsTheTaskAfterwards(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator()
+        simulator.enterBackground()
+        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Slow cleanup") {
+            simulator.spend(2)
+        }
+        simulator.advance(by: 40)
+        try simulator.expectEveryAssertionEndedOnce()
+        let end = simulator.log.first { if case .ended = $0.event { true } else { false } }
+        #expect(end?.time == 32)
+        await task.end()
+    }
+
+    @Test(arguments: faces)
+    func aCleanupThatBeginsAndEndsAnotherTaskDoesNotDeadlock(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator()
+        simulator.enterBackground()
+        let inner = SafeTaskBox()
+        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Outer") {
+            let task = SafeBackgroundTask.begin("Begun in the handler", backend: simulator)
+            task.end()
+            inner.task = task
+        }
+        simulator.advance(by: 40)
+        try simulator.expectEveryAssertionEndedOnce()
+        #expect(inner.task?.state == .ended)
+        await task.end()
+    }
+}
+
+@MainActor
+final class SafeTaskBox {
+    var task: SafeBackgroundTask?
+}
