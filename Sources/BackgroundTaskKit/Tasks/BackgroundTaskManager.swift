@@ -86,6 +86,9 @@ public final class BackgroundTaskManager: Sendable {
     ///   - name: A name for the task.
     ///   - onExpiration: Called on the main actor when time runs out (for any of the manager's
     ///     tasks), in begin order with the other tasks' cleanups, before all of them end.
+    ///   - fileID: Where the task is begun, for diagnostics; leave the default.
+    ///   - line: Where the task is begun, for diagnostics; leave the default.
+    ///   - function: Where the task is begun, for diagnostics; leave the default.
     /// - Returns: The running task; call ``SafeBackgroundTask/end()`` when its work is done.
     /// - Throws: ``BackgroundTaskError`` when the cap is reached, too little time remains, or the
     ///   system refuses: defer the work, or run it without background time.

@@ -37,6 +37,9 @@ public final class SafeBackgroundTask: Sendable {
     ///     the platform default (`UIApplication` on iOS; pass `.expiringActivity` in app extensions).
     ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself. Stop
     ///     the work quickly here; do not end the task (it is ended for you) or start new work.
+    ///   - fileID: Where the task is begun, for diagnostics; leave the default.
+    ///   - line: Where the task is begun, for diagnostics; leave the default.
+    ///   - function: Where the task is begun, for diagnostics; leave the default.
     /// - Returns: The running task.
     public static func begin(
         _ name: String?,

@@ -25,6 +25,9 @@ public struct ScopedBackgroundTask: ~Copyable, Sendable {
     ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
     ///     the platform default.
     ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+    ///   - fileID: Where the task is begun, for diagnostics; leave the default.
+    ///   - line: Where the task is begun, for diagnostics; leave the default.
+    ///   - function: Where the task is begun, for diagnostics; leave the default.
     public init(
         _ name: String?,
         backend: (any BackgroundTaskBackend)? = nil,

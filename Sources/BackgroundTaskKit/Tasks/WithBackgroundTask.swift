@@ -18,6 +18,9 @@
 ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
 ///     the platform default.
 ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+///   - fileID: Where the task is begun, for diagnostics; leave the default.
+///   - line: Where the task is begun, for diagnostics; leave the default.
+///   - function: Where the task is begun, for diagnostics; leave the default.
 ///   - body: The work.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws.
@@ -65,6 +68,9 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
 ///     the platform default.
 ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+///   - fileID: Where the task is begun, for diagnostics; leave the default.
+///   - line: Where the task is begun, for diagnostics; leave the default.
+///   - function: Where the task is begun, for diagnostics; leave the default.
 ///   - isolation: The caller's isolation, inherited by `body`.
 ///   - body: The work.
 /// - Returns: What `body` returns.
