@@ -51,7 +51,7 @@ struct BackgroundTaskManagerTests {
         #expect(tasks.map(\.state) == [.ended, .ended, .ended])
         #expect(journal.entries.isEmpty)
         try simulator.expectEveryAssertionEndedOnce()
-        tasks.forEach { $0.end() }
+        for task in tasks { task.end() }
         #expect(simulator.bookkeeping.badEnds == 0)
     }
 
@@ -129,7 +129,7 @@ struct BackgroundTaskManagerTests {
         let manager = makeManager(simulator) { $0.linger = 2 }
         let tasks = try (1...50).map { try manager.beginTask("Write \($0)") }
         #expect(simulator.outstanding.map(\.name) == ["BackgroundTaskManager"])
-        tasks.dropLast().forEach { $0.end() }
+        for task in tasks.dropLast() { task.end() }
         #expect(simulator.outstanding.count == 1)
         tasks.last?.end()
         simulator.advance(by: 1.5)
