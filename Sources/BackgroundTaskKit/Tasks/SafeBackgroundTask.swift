@@ -49,10 +49,15 @@ public final class SafeBackgroundTask: Sendable {
         line: Int = #line,
         function: String = #function
     ) -> SafeBackgroundTask {
-        let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
-        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-        return SafeBackgroundTask(
-            engine: engine, token: engine.begin(name: name, callSite: callSite, cleanup: onExpiration))
+        let (engine, token) = TaskEngine.beginStandalone(
+            name,
+            backend: backend,
+            fileID: fileID,
+            line: line,
+            function: function,
+            cleanup: onExpiration
+        )
+        return SafeBackgroundTask(engine: engine, token: token)
     }
 
     /// Ends the task. Idempotent and callable from any thread or actor; after expiry it does nothing.

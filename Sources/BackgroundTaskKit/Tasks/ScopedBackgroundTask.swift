@@ -36,10 +36,12 @@ public struct ScopedBackgroundTask: ~Copyable, Sendable {
         line: Int = #line,
         function: String = #function
     ) {
-        engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
-        token = engine.begin(
-            name: name,
-            callSite: BackgroundTaskCallSite(fileID: fileID, line: line, function: function),
+        (engine, token) = TaskEngine.beginStandalone(
+            name,
+            backend: backend,
+            fileID: fileID,
+            line: line,
+            function: function,
             cleanup: onExpiration
         )
     }

@@ -33,9 +33,14 @@ public func withBackgroundTask<Result, Failure: Error>(
     function: String = #function,
     _ body: () throws(Failure) -> Result
 ) throws(Failure) -> Result {
-    let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
-    let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-    let token = engine.begin(name: name, callSite: callSite, cleanup: onExpiration)
+    let (engine, token) = TaskEngine.beginStandalone(
+        name,
+        backend: backend,
+        fileID: fileID,
+        line: line,
+        function: function,
+        cleanup: onExpiration
+    )
     defer {
         engine.end(token)
         engine.forget(token)
@@ -87,9 +92,13 @@ public func withBackgroundTask<Result, Failure: Error>(
 ) async throws(Failure) -> Result {
     let cancellation = BodyCancellation()
     withUnsafeCurrentTask { cancellation.attach($0) }
-    let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
-    let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-    let token = engine.begin(name: name, callSite: callSite) {
+    let (engine, token) = TaskEngine.beginStandalone(
+        name,
+        backend: backend,
+        fileID: fileID,
+        line: line,
+        function: function
+    ) {
         cancellation.cancel()
         onExpiration?()
     }

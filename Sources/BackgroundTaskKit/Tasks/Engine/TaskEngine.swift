@@ -53,6 +53,20 @@ package final class TaskEngine: Sendable {
         self.state = Locked(EngineState(options: options))
     }
 
+    /// Begins one task on a new standalone engine: what every face that is not in a manager does.
+    package static func beginStandalone(
+        _ name: String?,
+        backend: (any BackgroundTaskBackend)?,
+        fileID: String,
+        line: Int,
+        function: String,
+        cleanup: ExpirationCleanup?
+    ) -> (engine: TaskEngine, token: TaskToken) {
+        let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
+        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+        return (engine, engine.begin(name: name, callSite: callSite, cleanup: cleanup))
+    }
+
     // MARK: - Operations
 
     /// Begins a task; its state says whether it runs.
