@@ -83,7 +83,7 @@ struct ApplicationBackendResolutionTests {
             result.withLock { $0 = (identifier, remaining) }
             done.raise()
         }.start()
-        let returned = done.waitBlocking(timeout: 2)
+        let returned = done.waitBlocking(timeout: 5)
 
         #expect(returned)
         #expect(result.value?.0 == nil)

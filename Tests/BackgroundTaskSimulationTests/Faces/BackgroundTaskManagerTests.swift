@@ -42,6 +42,25 @@ struct BackgroundTaskManagerTests {
         #expect(handlerCalls.count == 1)
     }
 
+    @Test(arguments: [false, true])
+    func aCleanupMayCallBackIntoTheManager(coalescing: Bool) throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeManager(simulator) { $0.coalescesAssertions = coalescing }
+        let journal = HandlerJournal()
+        simulator.enterBackground()
+        let first = try manager.beginTask("First") {
+            journal.note("outstanding: \(manager.outstandingTasks.count)")
+            manager.endAll()
+            if let late = try? manager.beginTask("Begun in the handler") { late.end() }
+        }
+        let second = try manager.beginTask("Second")
+        simulator.advance(by: 31)
+        #expect(journal.entries == ["outstanding: 0"])
+        #expect([first.state, second.state] == [.expired, .expired])
+        simulator.advance(by: 1)
+        try simulator.expectEveryAssertionEndedOnce()
+    }
+
     @Test func endAllEndsEverythingWithoutCleanups() throws {
         let simulator = BackgroundTaskSimulator()
         let manager = makeManager(simulator) { $0.coalescesAssertions = false }

@@ -38,8 +38,10 @@ enum EngineAction {
     case none
     /// Call the backend's begin for this slot.
     case beginAssertion(slotKey: UInt64, name: String?)
-    /// Run these cleanups (in order, on the main actor), then end these identifiers.
-    case expireAndEnd(cleanups: [ExpirationCleanup], identifiers: [BackgroundTaskIdentifier])
+    /// Run these cleanups (in order, on the main actor), then end these identifiers; with
+    /// `finishesExpiry`, then tell the state the expiry is over (``EngineState/expiryFinished()``).
+    case runCleanupsThenEnd(
+        cleanups: [ExpirationCleanup], identifiers: [BackgroundTaskIdentifier], finishesExpiry: Bool)
     /// Start the linger timer of the shared slot.
     case scheduleLinger(generation: UInt64)
 }
@@ -55,6 +57,8 @@ struct EngineState {
     var slots: [UInt64: AssertionSlot] = [:]
     /// Coalescing: the slot new tasks join, while it exists and has not expired.
     var sharedSlotKey: UInt64?
+    /// Expiries whose cleanups and ends are running: no assertion may linger past them.
+    var expiriesInProgress = 0
 
     // MARK: - Begin
 
@@ -112,7 +116,8 @@ struct EngineState {
     mutating func assertionBegan(slotKey key: UInt64, identifier: BackgroundTaskIdentifier?) -> EngineAction {
         guard var slot = slots[key], slot.identifier == nil else {
             // Cannot happen: a slot without identifier is only removed here. End what we got.
-            return identifier.map { .expireAndEnd(cleanups: [], identifiers: [$0]) } ?? .none
+            return identifier.map { .runCleanupsThenEnd(cleanups: [], identifiers: [$0], finishesExpiry: false) }
+                ?? .none
         }
         guard let identifier else {
             slots[key] = nil
@@ -126,7 +131,7 @@ struct EngineState {
         if slot.expired || slot.users.isEmpty {
             // Expired before the identifier was known, or ended meanwhile: end it now, once.
             slots[key] = nil
-            return .expireAndEnd(cleanups: [], identifiers: [identifier])
+            return .runCleanupsThenEnd(cleanups: [], identifiers: [identifier], finishesExpiry: false)
         }
         slot.identifier = identifier
         slots[key] = slot
@@ -148,7 +153,7 @@ struct EngineState {
             slots[key] = slot  // still used, or still beginning (ended when granted)
             return .none
         }
-        if options.coalescing, options.linger > 0 {
+        if options.coalescing, options.linger > 0, expiriesInProgress == 0 {
             let generation = nextLingerGeneration
             nextLingerGeneration += 1
             slot.lingerGeneration = generation
@@ -156,7 +161,7 @@ struct EngineState {
             return .scheduleLinger(generation: generation)
         }
         slots[key] = nil
-        return .expireAndEnd(cleanups: [], identifiers: [identifier])
+        return .runCleanupsThenEnd(cleanups: [], identifiers: [identifier], finishesExpiry: false)
     }
 
     /// The linger timer `generation` fired: end the shared assertion if it is still unused.
@@ -165,7 +170,7 @@ struct EngineState {
             slot.users.isEmpty, let identifier = slot.identifier
         else { return .none }
         slots[key] = nil
-        return .expireAndEnd(cleanups: [], identifiers: [identifier])
+        return .runCleanupsThenEnd(cleanups: [], identifiers: [identifier], finishesExpiry: false)
     }
 
     /// Ends every running task and every held assertion, without cleanups.
@@ -185,7 +190,11 @@ struct EngineState {
                 slots[key] = slot  // still beginning: ended when granted
             }
         }
-        return .expireAndEnd(cleanups: [], identifiers: identifiers.sorted { $0.rawValue < $1.rawValue })
+        return .runCleanupsThenEnd(
+            cleanups: [],
+            identifiers: identifiers.sorted { $0.rawValue < $1.rawValue },
+            finishesExpiry: false
+        )
     }
 
     // MARK: - Expiry
@@ -218,7 +227,16 @@ struct EngineState {
             tasks[token] = record
             runningCount -= 1
         }
-        return .expireAndEnd(cleanups: cleanups, identifiers: identifiers.sorted { $0.rawValue < $1.rawValue })
+        expiriesInProgress += 1
+        return .runCleanupsThenEnd(
+            cleanups: cleanups,
+            identifiers: identifiers.sorted { $0.rawValue < $1.rawValue },
+            finishesExpiry: true
+        )
+    }
+
+    mutating func expiryFinished() {
+        expiriesInProgress = max(expiriesInProgress - 1, 0)
     }
 
     // MARK: - Reading and forgetting

@@ -136,10 +136,13 @@ package final class TaskEngine: Sendable {
                 perform(state.withLock { $0.expire(slotKey: key) })
             }
             perform(state.withLock { $0.assertionBegan(slotKey: key, identifier: identifier) })
-        case .expireAndEnd(let cleanups, let identifiers):
+        case .runCleanupsThenEnd(let cleanups, let identifiers, let finishesExpiry):
             runOnMainActor(cleanups)
             for identifier in identifiers {
                 backend.endBackgroundTask(identifier)
+            }
+            if finishesExpiry {
+                state.withLock { $0.expiryFinished() }
             }
         case .scheduleLinger(let generation):
             options.schedule(options.linger) { [self] in
