@@ -8,8 +8,7 @@ import Foundation
 ///
 /// The rule of this package: compute what to do under the lock, do it after. The closure passed to
 /// ``withLock(_:)`` must never call user code, a backend or an observer.
-// @unchecked Sendable: `state` is only read or written inside `withLock`, under `lock`.
-package final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {  // `state` is only touched in `withLock`, under `lock`
     private let lock = NSLock()
     private var state: State
 

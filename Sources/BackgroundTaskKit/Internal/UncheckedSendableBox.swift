@@ -2,8 +2,7 @@
 ///
 /// Used for `ProcessInfo` (documented thread-safe by Apple), stand-ins that promise the same, and
 /// `DispatchSpecificKey` (an immutable identity token).
-// @unchecked Sendable: only wraps values that are documented safe to use from any thread.
-package struct UncheckedSendableBox<Value>: @unchecked Sendable {
+package struct UncheckedSendableBox<Value>: @unchecked Sendable {  // only values documented thread-safe
     /// The wrapped object.
     package let value: Value
 
