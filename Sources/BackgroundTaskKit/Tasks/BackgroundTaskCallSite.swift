@@ -1,6 +1,6 @@
 /// The place in the source that began a background task, captured from `#fileID`, `#line` and
 /// `#function` default arguments at no run-time cost.
-public struct BackgroundTaskCallSite: Hashable, Sendable, CustomStringConvertible {
+public struct BackgroundTaskCallSite: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The file, as `#fileID` gives it: `Module/File.swift`.
     public var fileID: String
     /// The line of the call.

@@ -66,7 +66,8 @@ public final class BackgroundTaskManager: Sendable {
     package init(
         backend: (any BackgroundTaskBackend)?,
         configuration: Configuration,
-        schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?
+        schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?,
+        now: (@Sendable () -> TimeInterval)? = nil
     ) {
         self.configuration = configuration
         var options = TaskEngine.Options()
@@ -77,6 +78,7 @@ public final class BackgroundTaskManager: Sendable {
         options.linger = configuration.linger.isFinite ? max(configuration.linger, 0) : 0
         options.sharedAssertionName = configuration.sharedAssertionName
         if let schedule { options.schedule = schedule }
+        if let now { options.now = now }
         engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: options)
     }
 
@@ -112,6 +114,12 @@ public final class BackgroundTaskManager: Sendable {
     /// the app returns to the foreground and the work no longer needs protecting).
     public func endAll() {
         engine.endAll()
+    }
+
+    /// What this manager's tasks did, per call site, and which are still running: the report that
+    /// points at the line that leaks. See `Documentation/Diagnostics.md`.
+    public func report() -> BackgroundTaskReport {
+        engine.report()
     }
 
     /// The tasks still running, in begin order, with their names, call sites and ages.

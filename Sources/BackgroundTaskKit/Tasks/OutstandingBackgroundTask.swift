@@ -1,7 +1,7 @@
 import Foundation
 
 /// A background task that is still running, as ``BackgroundTaskManager/outstandingTasks`` lists it.
-public struct OutstandingBackgroundTask: Equatable, Sendable {
+public struct OutstandingBackgroundTask: Codable, Equatable, Sendable {
     /// The task's name, if it has one.
     public var name: String?
     /// Where it was begun.

@@ -59,6 +59,10 @@ struct EngineState {
     var sharedSlotKey: UInt64?
     /// Expiries whose cleanups and ends are running: no assertion may linger past them.
     var expiriesInProgress = 0
+    /// The diagnostics ledger: counters per call site (constant work per begin and end).
+    var statistics: [BackgroundTaskCallSite: CallSiteStatistics] = [:]
+    /// The most tasks running at once.
+    var highWaterMark = 0
 
     // MARK: - Begin
 
@@ -79,13 +83,18 @@ struct EngineState {
             slotKey: nil,
             status: .running
         )
+        statistics[callSite, default: CallSiteStatistics(callSite: callSite, firstBeganAt: now)]
+            .noteBegin(name: name, at: now)
         if let refusal = refusal(remaining: remaining) {
             record.status = .notGranted(refusal)
             record.cleanup = nil
             tasks[token] = record
+            statistics[callSite]?.refused += 1
             return (token, .none)
         }
         runningCount += 1
+        highWaterMark = max(highWaterMark, runningCount)
+        statistics[callSite]?.outstanding += 1
         if options.coalescing, let key = sharedSlotKey, var shared = slots[key], !shared.expired {
             shared.users.insert(token)
             shared.lingerGeneration = nil
@@ -122,9 +131,7 @@ struct EngineState {
         guard let identifier else {
             slots[key] = nil
             for token in slot.users where tasks[token]?.status == .running {
-                tasks[token]?.status = .notGranted(.notGranted)
-                tasks[token]?.cleanup = nil
-                runningCount -= 1
+                finish(token, as: .notGranted(.notGranted), counting: \.notGranted)
             }
             return .none
         }
@@ -141,12 +148,9 @@ struct EngineState {
     // MARK: - End
 
     /// Ends one task; does nothing if it is not running.
-    mutating func end(_ token: TaskToken) -> EngineAction {
-        guard var record = tasks[token], record.status == .running else { return .none }
-        record.status = .ended
-        record.cleanup = nil
-        tasks[token] = record
-        runningCount -= 1
+    mutating func end(_ token: TaskToken, bySafetyNet: Bool = false) -> EngineAction {
+        guard let record = tasks[token], record.status == .running else { return .none }
+        finish(token, as: .ended, counting: bySafetyNet ? \.endedBySafetyNet : \.ended)
         guard let key = record.slotKey, var slot = slots[key] else { return .none }
         slot.users.remove(token)
         guard slot.users.isEmpty, let identifier = slot.identifier else {
@@ -176,10 +180,8 @@ struct EngineState {
     /// Ends every running task and every held assertion, without cleanups.
     mutating func endAll() -> EngineAction {
         for (token, record) in tasks where record.status == .running {
-            tasks[token]?.status = .ended
-            tasks[token]?.cleanup = nil
+            finish(token, as: .ended, counting: \.ended)
         }
-        runningCount = 0
         var identifiers: [BackgroundTaskIdentifier] = []
         for (key, var slot) in slots {
             slot.users.removeAll()
@@ -220,12 +222,9 @@ struct EngineState {
         }
         var cleanups: [ExpirationCleanup] = []
         for token in expiring.sorted() {
-            guard var record = tasks[token], record.status == .running else { continue }
+            guard let record = tasks[token], record.status == .running else { continue }
             if let cleanup = record.cleanup { cleanups.append(cleanup) }
-            record.cleanup = nil
-            record.status = .expired
-            tasks[token] = record
-            runningCount -= 1
+            finish(token, as: .expired, counting: \.expired)
         }
         expiriesInProgress += 1
         return .runCleanupsThenEnd(
@@ -233,6 +232,21 @@ struct EngineState {
             identifiers: identifiers.sorted { $0.rawValue < $1.rawValue },
             finishesExpiry: true
         )
+    }
+
+    /// Moves a running task to its final status, dropping its cleanup and counting how it ended.
+    private mutating func finish(
+        _ token: TaskToken,
+        as status: BackgroundTaskState,
+        counting counter: WritableKeyPath<CallSiteStatistics, Int>
+    ) {
+        guard var record = tasks[token], record.status == .running else { return }
+        record.status = status
+        record.cleanup = nil
+        tasks[token] = record
+        runningCount -= 1
+        statistics[record.callSite]?[keyPath: counter] += 1
+        statistics[record.callSite]?.outstanding -= 1
     }
 
     mutating func expiryFinished() {
@@ -250,6 +264,31 @@ struct EngineState {
         if let record = tasks[token], record.status != .running {
             tasks[token] = nil
         }
+    }
+
+    /// The ledger as a report; the only work that grows with the number of tasks.
+    func report(now: TimeInterval) -> BackgroundTaskReport {
+        var oldest: [BackgroundTaskCallSite: TimeInterval] = [:]
+        for record in tasks.values where record.status == .running {
+            oldest[record.callSite] = max(oldest[record.callSite] ?? 0, now - record.beganAt)
+        }
+        let callSites = statistics.values
+            .map { statistics in
+                var statistics = statistics
+                statistics.oldestOutstandingAge = oldest[statistics.callSite]
+                return statistics
+            }
+            .sorted {
+                ($0.callSite.fileID, $0.callSite.line, $0.callSite.function) < (
+                    $1.callSite.fileID, $1.callSite.line, $1.callSite.function
+                )
+            }
+        return BackgroundTaskReport(
+            generatedAt: now,
+            outstandingHighWaterMark: highWaterMark,
+            callSites: callSites,
+            outstandingTasks: outstanding(now: now)
+        )
     }
 
     func outstanding(now: TimeInterval) -> [OutstandingBackgroundTask] {

@@ -98,7 +98,7 @@ package final class TaskEngine: Sendable {
     /// Ends a task its owner forgot; `true` when it was still running (a leak the safety net caught).
     package func endBySafetyNet(_ token: TaskToken) -> Bool {
         let (wasRunning, action) = state.withLock { state in
-            (state.status(of: token) == .running, state.end(token))
+            (state.status(of: token) == .running, state.end(token, bySafetyNet: true))
         }
         perform(action)
         return wasRunning
@@ -111,6 +111,12 @@ package final class TaskEngine: Sendable {
 
     package func status(of token: TaskToken) -> BackgroundTaskState {
         state.withLock { $0.status(of: token) }
+    }
+
+    /// The diagnostics ledger as a report.
+    package func report() -> BackgroundTaskReport {
+        let now = options.now()
+        return state.withLock { $0.report(now: now) }
     }
 
     package var outstanding: [OutstandingBackgroundTask] {
