@@ -16,6 +16,13 @@ import Foundation
 /// > Important: Keep the task until the work is done. If the last reference goes away while it is
 /// > still running, `deinit` ends the assertion (the last safety net) and reports a leak on standard
 /// > error with the call site that began it.
+/// >
+/// > Capture the task's owner weakly in `onExpiration`: the task keeps its cleanup until it ends, so a
+/// > strong capture keeps the owner (and the task) alive until expiry, and the safety net never runs.
+/// >
+/// > If the system calls the expiration handler off the main thread while the main thread is busy,
+/// > the cleanup is sent to the main actor and waited for at most one second; after that the
+/// > assertion is ended anyway, and the cleanup runs when the main thread gets to it.
 public final class SafeBackgroundTask: Sendable {
     let engine: TaskEngine
     let token: TaskToken

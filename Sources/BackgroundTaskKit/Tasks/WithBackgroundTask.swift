@@ -48,8 +48,8 @@ public func withBackgroundTask<Result, Failure: Error>(
     return try body()
 }
 
-/// Runs `body` inside a background task that ends when `body` returns or throws, and cancels `body`
-/// if time runs out first.
+/// Runs `body` inside a background task that ends when `body` returns or throws, and cancels the
+/// calling task if time runs out first.
 ///
 /// It runs in the caller's isolation, so a `@MainActor` caller can use its non-`Sendable` state:
 ///
@@ -66,7 +66,8 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///
 /// > Important: On expiry the calling task is cancelled, `onExpiration` runs on the main actor, and
 /// > the assertion is ended inside the system's handler without waiting for `body`: cooperative
-/// > cancellation is what makes `body` stop.
+/// > cancellation is what makes `body` stop. The cancellation is the calling task's, so it lasts
+/// > after this function returns: code after it sees `Task.isCancelled`.
 ///
 /// - Parameters:
 ///   - name: A name for the task, shown in the system's console warnings.

@@ -63,6 +63,9 @@ struct EngineState {
     var statistics: [BackgroundTaskCallSite: CallSiteStatistics] = [:]
     /// The most tasks running at once.
     var highWaterMark = 0
+    /// Cleanups dropped by the last operation. The engine releases them after unlocking: releasing one
+    /// may run `deinit`s of user objects, which may call back into the engine.
+    var discardedCleanups: [ExpirationCleanup] = []
 
     // MARK: - Begin
 
@@ -87,6 +90,7 @@ struct EngineState {
             .noteBegin(name: name, at: now)
         if let refusal = refusal(remaining: remaining) {
             record.status = .notGranted(refusal)
+            if let cleanup { discardedCleanups.append(cleanup) }
             record.cleanup = nil
             tasks[token] = record
             statistics[callSite]?.refused += 1
@@ -95,7 +99,11 @@ struct EngineState {
         runningCount += 1
         highWaterMark = max(highWaterMark, runningCount)
         statistics[callSite]?.outstanding += 1
-        if options.coalescing, let key = sharedSlotKey, var shared = slots[key], !shared.expired {
+        // Join the shared assertion only once the system has granted it: a task must learn at once
+        // whether it runs, and a refused begin must not take joiners down with it.
+        if options.coalescing, let key = sharedSlotKey, var shared = slots[key], !shared.expired,
+            shared.identifier != nil
+        {
             shared.users.insert(token)
             shared.lingerGeneration = nil
             slots[key] = shared
@@ -104,7 +112,7 @@ struct EngineState {
             return (token, .none)
         }
         let key = token.rawValue
-        if options.coalescing { sharedSlotKey = key }
+        if options.coalescing, sharedSlotKey.flatMap({ slots[$0] }) == nil { sharedSlotKey = key }
         slots[key] = AssertionSlot(users: [token])
         record.slotKey = key
         tasks[token] = record
@@ -157,7 +165,7 @@ struct EngineState {
             slots[key] = slot  // still used, or still beginning (ended when granted)
             return .none
         }
-        if options.coalescing, options.linger > 0, expiriesInProgress == 0 {
+        if options.coalescing, options.linger > 0, expiriesInProgress == 0, key == sharedSlotKey {
             let generation = nextLingerGeneration
             nextLingerGeneration += 1
             slot.lingerGeneration = generation
@@ -242,6 +250,7 @@ struct EngineState {
     ) {
         guard var record = tasks[token], record.status == .running else { return }
         record.status = status
+        if let cleanup = record.cleanup { discardedCleanups.append(cleanup) }
         record.cleanup = nil
         tasks[token] = record
         runningCount -= 1

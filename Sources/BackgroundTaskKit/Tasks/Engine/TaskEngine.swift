@@ -78,7 +78,7 @@ package final class TaskEngine: Sendable {
         let name = Self.normalize(name)
         let remaining = options.minimumTimeRemaining == nil ? nil : backend.backgroundTimeRemaining
         let now = options.now()
-        let (token, action) = state.withLock {
+        let (token, action) = withState {
             $0.begin(name: name, callSite: callSite, cleanup: cleanup, now: now, remaining: remaining)
         }
         perform(action)
@@ -87,17 +87,17 @@ package final class TaskEngine: Sendable {
 
     /// Ends a task; idempotent, callable from any thread.
     package func end(_ token: TaskToken) {
-        perform(state.withLock { $0.end(token) })
+        perform(withState { $0.end(token) })
     }
 
     /// Ends every running task and assertion, without running cleanups.
     package func endAll() {
-        perform(state.withLock { $0.endAll() })
+        perform(withState { $0.endAll() })
     }
 
     /// Ends a task its owner forgot; `true` when it was still running (a leak the safety net caught).
     package func endBySafetyNet(_ token: TaskToken) -> Bool {
-        let (wasRunning, action) = state.withLock { state in
+        let (wasRunning, action) = withState { state in
             (state.status(of: token) == .running, state.end(token, bySafetyNet: true))
         }
         perform(action)
@@ -106,29 +106,43 @@ package final class TaskEngine: Sendable {
 
     /// Drops a finished task's record once its owner is gone.
     package func forget(_ token: TaskToken) {
-        state.withLock { $0.forget(token) }
+        withState { $0.forget(token) }
     }
 
     package func status(of token: TaskToken) -> BackgroundTaskState {
-        state.withLock { $0.status(of: token) }
+        withState { $0.status(of: token) }
     }
 
     /// The diagnostics ledger as a report.
     package func report() -> BackgroundTaskReport {
         let now = options.now()
-        return state.withLock { $0.report(now: now) }
+        return withState { $0.report(now: now) }
     }
 
     package var outstanding: [OutstandingBackgroundTask] {
         let now = options.now()
-        return state.withLock { $0.outstanding(now: now) }
+        return withState { $0.outstanding(now: now) }
     }
 
     package func record(of token: TaskToken) -> (name: String?, callSite: BackgroundTaskCallSite, age: TimeInterval)? {
         let now = options.now()
-        return state.withLock { state in
+        return withState { state in
             state.tasks[token].map { ($0.name, $0.callSite, now - $0.beganAt) }
         }
+    }
+
+    /// Runs `body` under the lock, then releases the cleanups it dropped, after unlocking.
+    private func withState<Result>(_ body: (inout EngineState) -> Result) -> Result {
+        var discarded: [ExpirationCleanup] = []
+        let result = state.withLock { state in
+            defer {
+                discarded = state.discardedCleanups
+                state.discardedCleanups = []
+            }
+            return body(&state)
+        }
+        discarded.removeAll()  // the last references may go here, outside the lock
+        return result
     }
 
     // MARK: - Performing actions (never under the lock)
@@ -139,20 +153,20 @@ package final class TaskEngine: Sendable {
             return
         case .beginAssertion(let key, let name):
             let identifier = backend.beginBackgroundTask(named: name) { [self] in
-                perform(state.withLock { $0.expire(slotKey: key) })
+                perform(withState { $0.expire(slotKey: key) })
             }
-            perform(state.withLock { $0.assertionBegan(slotKey: key, identifier: identifier) })
+            perform(withState { $0.assertionBegan(slotKey: key, identifier: identifier) })
         case .runCleanupsThenEnd(let cleanups, let identifiers, let finishesExpiry):
             runOnMainActor(cleanups)
             for identifier in identifiers {
                 backend.endBackgroundTask(identifier)
             }
             if finishesExpiry {
-                state.withLock { $0.expiryFinished() }
+                withState { $0.expiryFinished() }
             }
         case .scheduleLinger(let generation):
             options.schedule(options.linger) { [self] in
-                perform(state.withLock { $0.lingerElapsed(generation: generation) })
+                perform(withState { $0.lingerElapsed(generation: generation) })
             }
         }
     }
