@@ -36,6 +36,37 @@ private final class FirstBeginRefusedBackend: BackgroundTaskBackend {
     var backgroundTimeRemaining: TimeInterval? { nil }
 }
 
+/// Like a device when a task is begun off the main thread as time runs out: the system calls the
+/// handler on the main thread while `beginBackgroundTask` is still running on the caller's thread.
+private final class HandlerDuringBeginBackend: BackgroundTaskBackend {
+    /// Whether the assertion had been ended when the handler returned.
+    let endedWhenHandlerReturned = Locked<Bool?>(nil)
+    private let ended = Locked(false)
+
+    func beginBackgroundTask(
+        named name: String?,
+        expirationHandler: (@MainActor @Sendable () -> Void)?
+    ) -> BackgroundTaskIdentifier? {
+        let handlerStarted = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                handlerStarted.signal()
+                expirationHandler?()
+                self.endedWhenHandlerReturned.withLock { $0 = self.ended.value }
+            }
+        }
+        handlerStarted.wait()
+        Thread.sleep(forTimeInterval: 0.1)  // begin returns while the handler runs
+        return BackgroundTaskIdentifier(rawValue: 1)
+    }
+
+    func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        ended.withLock { $0 = true }
+    }
+
+    var backgroundTimeRemaining: TimeInterval? { nil }
+}
+
 /// Runs `work` on a new thread; whether it finished within `seconds` (a deadlock leaves it stuck).
 private func finishes(within seconds: Double, _ work: @escaping @Sendable () -> Void) -> Bool {
     let done = DispatchSemaphore(value: 0)
@@ -66,6 +97,16 @@ struct EngineRegressionTests {
         job.task = try manager.beginTask("Second")
         _ = consume job
         #expect(finishes(within: 5) { first.end() })
+    }
+
+    @Test func aHandlerRunningWhileBeginIsInFlightReturnsOnlyAfterTheAssertionEnded() async throws {
+        let backend = HandlerDuringBeginBackend()
+        let task = await Task.detached { SafeBackgroundTask.begin("Begun off main", backend: backend) }.value
+        for _ in 0..<500 where backend.endedWhenHandlerReturned.value == nil {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(backend.endedWhenHandlerReturned.value == true)
+        #expect(task.state == .expired)
     }
 
     @Test func aTaskBegunWhileTheSharedBeginIsInFlightLearnsItsFateAtOnce() throws {

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Identifies one logical task inside a ``TaskEngine``; grows with each begin, so it orders tasks.
@@ -23,6 +24,11 @@ struct TaskRecord {
 
 /// One system assertion, shared by one task (per-task mode) or by all tasks (coalescing mode).
 struct AssertionSlot {
+    /// The thread calling `beginBackgroundTask` for it (an expiration handler nested in that call
+    /// must not wait for it to return).
+    var beginThread: ObjectIdentifier
+    /// Signalled once `beginBackgroundTask` has returned and its outcome has been acted on.
+    var begun: DispatchSemaphore
     /// `nil` while `beginBackgroundTask` has not returned yet.
     var identifier: BackgroundTaskIdentifier?
     /// The running tasks that use it.
@@ -36,12 +42,17 @@ struct AssertionSlot {
 /// What the engine does once its lock is released.
 enum EngineAction {
     case none
-    /// Call the backend's begin for this slot.
-    case beginAssertion(slotKey: UInt64, name: String?)
-    /// Run these cleanups (in order, on the main actor), then end these identifiers; with
-    /// `finishesExpiry`, then tell the state the expiry is over (``EngineState/expiryFinished()``).
+    /// Call the backend's begin for this slot, act on the result, then signal `begun`.
+    case beginAssertion(slotKey: UInt64, name: String?, begun: DispatchSemaphore)
+    /// Run these cleanups (in order, on the main actor), then end these identifiers, then wait (bounded)
+    /// for begins still in flight on other threads, which end their assertions as soon as they return;
+    /// with `finishesExpiry`, then tell the state the expiry is over (``EngineState/expiryFinished()``).
     case runCleanupsThenEnd(
-        cleanups: [ExpirationCleanup], identifiers: [BackgroundTaskIdentifier], finishesExpiry: Bool)
+        cleanups: [ExpirationCleanup],
+        identifiers: [BackgroundTaskIdentifier],
+        finishesExpiry: Bool,
+        awaitingBegins: [DispatchSemaphore] = []
+    )
     /// Start the linger timer of the shared slot.
     case scheduleLinger(generation: UInt64)
 }
@@ -74,7 +85,8 @@ struct EngineState {
         callSite: BackgroundTaskCallSite,
         cleanup: ExpirationCleanup?,
         now: TimeInterval,
-        remaining: TimeInterval?
+        remaining: TimeInterval?,
+        thread: ObjectIdentifier
     ) -> (TaskToken, EngineAction) {
         let token = TaskToken(rawValue: nextToken)
         nextToken += 1
@@ -113,10 +125,12 @@ struct EngineState {
         }
         let key = token.rawValue
         if options.coalescing, sharedSlotKey.flatMap({ slots[$0] }) == nil { sharedSlotKey = key }
-        slots[key] = AssertionSlot(users: [token])
+        let begun = DispatchSemaphore(value: 0)
+        slots[key] = AssertionSlot(beginThread: thread, begun: begun, users: [token])
         record.slotKey = key
         tasks[token] = record
-        return (token, .beginAssertion(slotKey: key, name: options.coalescing ? options.sharedAssertionName : name))
+        let assertionName = options.coalescing ? options.sharedAssertionName : name
+        return (token, .beginAssertion(slotKey: key, name: assertionName, begun: begun))
     }
 
     private func refusal(remaining: TimeInterval?) -> BackgroundTaskError? {
@@ -211,11 +225,12 @@ struct EngineState {
 
     /// The expiration handler of slot `key` ran. Idempotent: a second call, or a call after the slot
     /// ended, does nothing.
-    mutating func expire(slotKey key: UInt64) -> EngineAction {
+    mutating func expire(slotKey key: UInt64, thread: ObjectIdentifier) -> EngineAction {
         guard let slot = slots[key], !slot.expired else { return .none }
         let keys = options.expiresAllTogether ? Array(slots.keys) : [key]
         var expiring: [TaskToken] = []
         var identifiers: [BackgroundTaskIdentifier] = []
+        var awaitingBegins: [DispatchSemaphore] = []
         for key in keys {
             guard var slot = slots[key], !slot.expired else { continue }
             expiring.append(contentsOf: slot.users)
@@ -226,6 +241,7 @@ struct EngineState {
             } else {
                 slot.expired = true  // ended as soon as begin returns its identifier
                 slots[key] = slot
+                if slot.beginThread != thread { awaitingBegins.append(slot.begun) }
             }
         }
         var cleanups: [ExpirationCleanup] = []
@@ -238,7 +254,8 @@ struct EngineState {
         return .runCleanupsThenEnd(
             cleanups: cleanups,
             identifiers: identifiers.sorted { $0.rawValue < $1.rawValue },
-            finishesExpiry: true
+            finishesExpiry: true,
+            awaitingBegins: awaitingBegins
         )
     }
 

@@ -29,6 +29,9 @@ package final class TaskEngine: Sendable {
         /// How long an expiration handler that arrives off the main actor waits for the cleanups it
         /// sent to the main actor before it ends the assertions anyway.
         var offMainCleanupTimeout: TimeInterval = 1
+        /// How long an expiration handler waits for a `beginBackgroundTask` still running on another
+        /// thread, so that the assertion is ended before the handler returns.
+        var inFlightBeginTimeout: TimeInterval = 1
         /// Runs the linger timer.
         var schedule: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = { delay, work in
             DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: work)
@@ -79,7 +82,14 @@ package final class TaskEngine: Sendable {
         let remaining = options.minimumTimeRemaining == nil ? nil : backend.backgroundTimeRemaining
         let now = options.now()
         let (token, action) = withState {
-            $0.begin(name: name, callSite: callSite, cleanup: cleanup, now: now, remaining: remaining)
+            $0.begin(
+                name: name,
+                callSite: callSite,
+                cleanup: cleanup,
+                now: now,
+                remaining: remaining,
+                thread: ObjectIdentifier(Thread.current)
+            )
         }
         perform(action)
         return token
@@ -151,15 +161,22 @@ package final class TaskEngine: Sendable {
         switch action {
         case .none:
             return
-        case .beginAssertion(let key, let name):
+        case .beginAssertion(let key, let name, let begun):
             let identifier = backend.beginBackgroundTask(named: name) { [self] in
-                perform(withState { $0.expire(slotKey: key) })
+                let thread = ObjectIdentifier(Thread.current)
+                perform(withState { $0.expire(slotKey: key, thread: thread) })
             }
             perform(withState { $0.assertionBegan(slotKey: key, identifier: identifier) })
-        case .runCleanupsThenEnd(let cleanups, let identifiers, let finishesExpiry):
+            begun.signal()
+        case .runCleanupsThenEnd(let cleanups, let identifiers, let finishesExpiry, let awaitingBegins):
             runOnMainActor(cleanups)
             for identifier in identifiers {
                 backend.endBackgroundTask(identifier)
+            }
+            for begun in awaitingBegins {
+                // The begin ends its assertion as soon as it returns; let that happen before the
+                // system's handler returns. Bounded: never wait on a thread that waits for us.
+                if begun.wait(timeout: .now() + options.inFlightBeginTimeout) == .success { begun.signal() }
             }
             if finishesExpiry {
                 withState { $0.expiryFinished() }
