@@ -122,6 +122,22 @@ public final class BackgroundTaskManager: Sendable {
         engine.report()
     }
 
+    /// Adds an observer of this manager's task events (began, ended, expired, ended by the safety
+    /// net, refused, limit approaching). Each observer gets them in order, on a queue of its own.
+    public func addObserver(_ observer: any BackgroundTaskObserver) {
+        engine.addObserver(observer)
+    }
+
+    /// Adds a closure that observes this manager's task events.
+    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void) {
+        engine.addObserver(ClosureBackgroundTaskObserver(handler))
+    }
+
+    /// Waits until every observer has received the events so far (for tests).
+    public func waitForObservers() {
+        engine.waitForObservers()
+    }
+
     /// The tasks still running, in begin order, with their names, call sites and ages.
     public var outstandingTasks: [OutstandingBackgroundTask] {
         engine.outstanding

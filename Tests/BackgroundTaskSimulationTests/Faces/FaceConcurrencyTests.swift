@@ -19,6 +19,8 @@ struct FaceConcurrencyTests {
             schedule: { delay, work in simulator.schedule(after: delay, work) }
         )
         let cleanups = Locked(0)
+        let observed = Locked(0)
+        manager.addObserver { _ in observed.withLock { $0 += 1 } }
         simulator.enterBackground()
         let keeper = try manager.beginTask("Keeps the app awake")
         let workers = Task.detached {
@@ -41,6 +43,8 @@ struct FaceConcurrencyTests {
         let ended = simulator.events.compactMap { if case .ended(let id) = $0 { id } else { nil } }
         #expect(ended.count == Set(ended).count)
         #expect(manager.outstandingTasks.isEmpty)
+        manager.waitForObservers()
+        #expect(observed.value > 0)
     }
 
     @Test func safeTasksBegunAndEndedOnManyThreadsLeakNothing() async throws {

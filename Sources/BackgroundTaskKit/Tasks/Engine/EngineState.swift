@@ -77,6 +77,16 @@ struct EngineState {
     /// Cleanups dropped by the last operation. The engine releases them after unlocking: releasing one
     /// may run `deinit`s of user objects, which may call back into the engine.
     var discardedCleanups: [ExpirationCleanup] = []
+    /// Events of the last operation, delivered to the observers after unlocking.
+    var pendingEvents: [BackgroundTaskEvent] = []
+    /// The observers, each with its own serial delivery queue.
+    var observers: [ObserverRegistration] = []
+    /// Whether observers want events (no event values are made otherwise).
+    var observed = false
+    /// The running count already reported as approaching the cap, until it falls back below.
+    var limitApproachReported = false
+    /// The engine clock's time of the current operation.
+    var operationTime: TimeInterval = 0
 
     // MARK: - Begin
 
@@ -106,11 +116,16 @@ struct EngineState {
             record.cleanup = nil
             tasks[token] = record
             statistics[callSite]?.refused += 1
+            emit(.refused(refusal), for: record)
             return (token, .none)
         }
         runningCount += 1
         highWaterMark = max(highWaterMark, runningCount)
         statistics[callSite]?.outstanding += 1
+        if let limit = options.maximumOutstandingTasks, !limitApproachReported, runningCount * 5 >= limit * 4 {
+            limitApproachReported = true
+            emit(.limitApproaching(outstanding: runningCount, limit: limit), for: record)
+        }
         // Join the shared assertion only once the system has granted it: a task must learn at once
         // whether it runs, and a refused begin must not take joiners down with it.
         if options.coalescing, let key = sharedSlotKey, var shared = slots[key], !shared.expired,
@@ -121,6 +136,7 @@ struct EngineState {
             slots[key] = shared
             record.slotKey = key
             tasks[token] = record
+            emit(.began, for: record)  // the shared assertion is granted already
             return (token, .none)
         }
         let key = token.rawValue
@@ -164,6 +180,9 @@ struct EngineState {
         }
         slot.identifier = identifier
         slots[key] = slot
+        for token in slot.users.sorted() {
+            if let record = tasks[token], record.status == .running { emit(.began, for: record) }
+        }
         return .none
     }
 
@@ -259,6 +278,14 @@ struct EngineState {
         )
     }
 
+    /// Queues an event about `record` for the observers, if any.
+    mutating func emit(_ kind: BackgroundTaskEvent.Kind, for record: TaskRecord) {
+        guard observed else { return }
+        pendingEvents.append(
+            BackgroundTaskEvent(kind: kind, name: record.name, callSite: record.callSite, time: operationTime)
+        )
+    }
+
     /// Moves a running task to its final status, dropping its cleanup and counting how it ended.
     private mutating func finish(
         _ token: TaskToken,
@@ -273,6 +300,14 @@ struct EngineState {
         runningCount -= 1
         statistics[record.callSite]?[keyPath: counter] += 1
         statistics[record.callSite]?.outstanding -= 1
+        switch status {
+        case .expired: emit(.expired, for: record)
+        case .notGranted(let error): emit(.refused(error), for: record)
+        default: emit(counter == \.endedBySafetyNet ? .endedBySafetyNet : .ended, for: record)
+        }
+        if let limit = options.maximumOutstandingTasks, runningCount * 5 < limit * 4 {
+            limitApproachReported = false
+        }
     }
 
     mutating func expiryFinished() {

@@ -141,13 +141,42 @@ package final class TaskEngine: Sendable {
         }
     }
 
-    /// Runs `body` under the lock, then releases the cleanups it dropped, after unlocking.
+    /// Adds an observer; it gets the events of every later operation.
+    package func addObserver(_ observer: any BackgroundTaskObserver) {
+        let registration = ObserverRegistration(observer)
+        state.withLock { state in
+            state.observers.append(registration)
+            state.observed = true
+        }
+    }
+
+    /// Waits until every observer has received the events of the operations made so far.
+    package func waitForObservers() {
+        for registration in state.withLock({ $0.observers }) {
+            registration.queue.sync {}
+        }
+    }
+
+    /// Runs `body` under the lock and hands the events it queued to the observers' queues (enqueueing
+    /// only: observers run on their own queues, never under this lock, and in the order the lock saw
+    /// the operations); after unlocking, releases the cleanups it dropped.
     private func withState<Result>(_ body: (inout EngineState) -> Result) -> Result {
         var discarded: [ExpirationCleanup] = []
+        let now = options.now()
         let result = state.withLock { state in
+            state.operationTime = now
             defer {
                 discarded = state.discardedCleanups
                 state.discardedCleanups = []
+                if !state.pendingEvents.isEmpty {
+                    let events = state.pendingEvents
+                    state.pendingEvents = []
+                    for registration in state.observers {
+                        registration.queue.async {
+                            for event in events { registration.observer.backgroundTaskEventOccurred(event) }
+                        }
+                    }
+                }
             }
             return body(&state)
         }

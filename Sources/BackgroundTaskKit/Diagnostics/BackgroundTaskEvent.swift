@@ -1,0 +1,83 @@
+import Foundation
+
+/// Something that happened to a background task, as observers see it.
+public struct BackgroundTaskEvent: Equatable, Sendable {
+    /// What happened.
+    public enum Kind: Equatable, Sendable {
+        /// The system granted the task's assertion (or the task joined a granted shared assertion).
+        /// A task the system refuses gets ``refused(_:)`` instead; one whose handler ran before the
+        /// grant was known gets only ``expired``.
+        case began
+        /// Its owner ended it (or `endAll()` did).
+        case ended
+        /// Time ran out: its cleanup ran and it was ended.
+        case expired
+        /// Its owner let go while it ran; the deinit safety net ended it. A leak at ``callSite``.
+        case endedBySafetyNet
+        /// It never ran: a manager refused it, or the system did.
+        case refused(BackgroundTaskError)
+        /// A manager's running tasks reached 80 % of its cap (reported once per crossing).
+        case limitApproaching(outstanding: Int, limit: Int)
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// The task's name, if it has one.
+    public var name: String?
+    /// Where the task was begun.
+    public var callSite: BackgroundTaskCallSite
+    /// The engine clock's time of the event, in seconds.
+    public var time: TimeInterval
+
+    /// Creates an event.
+    public init(kind: Kind, name: String?, callSite: BackgroundTaskCallSite, time: TimeInterval) {
+        self.kind = kind
+        self.name = name
+        self.callSite = callSite
+        self.time = time
+    }
+}
+
+/// Receives a ``BackgroundTaskManager``'s events: for logging, analytics or tests.
+///
+/// Each observer gets the events in order, on a serial queue of its own, never while the package
+/// holds a lock: a slow observer slows only itself, and an observer may begin or end tasks.
+///
+/// ```swift
+/// struct AnalyticsObserver: BackgroundTaskObserver {
+///     func backgroundTaskEventOccurred(_ event: BackgroundTaskEvent) {
+///         if case .endedBySafetyNet = event.kind { analytics.log("bg-task-leak", event.callSite.description) }
+///     }
+/// }
+/// manager.addObserver(AnalyticsObserver())
+/// ```
+public protocol BackgroundTaskObserver: Sendable {
+    /// Called once per event, in order.
+    func backgroundTaskEventOccurred(_ event: BackgroundTaskEvent)
+}
+
+/// An observer made of a closure.
+public struct ClosureBackgroundTaskObserver: BackgroundTaskObserver {
+    private let handler: @Sendable (BackgroundTaskEvent) -> Void
+
+    /// Creates an observer that calls `handler` for every event.
+    public init(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void) {
+        self.handler = handler
+    }
+
+    /// Calls the closure.
+    public func backgroundTaskEventOccurred(_ event: BackgroundTaskEvent) {
+        handler(event)
+    }
+}
+
+/// One registered observer and the serial queue that delivers to it.
+struct ObserverRegistration: Sendable {
+    let observer: any BackgroundTaskObserver
+    let queue: DispatchQueue
+
+    init(_ observer: any BackgroundTaskObserver) {
+        self.observer = observer
+        self.queue = DispatchQueue(label: "BackgroundTaskKit.observer")
+    }
+}

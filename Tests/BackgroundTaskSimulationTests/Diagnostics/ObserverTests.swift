@@ -1,0 +1,98 @@
+import BackgroundTaskKitTesting
+import Dispatch
+import Foundation
+import Testing
+
+/// Collects events from any thread.
+private final class EventLog: Sendable {
+    private let events = Locked<[BackgroundTaskEvent]>([])
+
+    var all: [BackgroundTaskEvent] { events.value }
+    var kinds: [BackgroundTaskEvent.Kind] { all.map(\.kind) }
+    var names: [String?] { all.map(\.name) }
+
+    func record(_ event: BackgroundTaskEvent) {
+        events.withLock { $0.append(event) }
+    }
+}
+
+@MainActor
+struct ObserverTests {
+    @Test(arguments: [false, true])
+    func observersSeeEveryWayATaskEndsInOrderWithCallSitesAndTimes(coalescing: Bool) throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeDiagnosedManager(simulator) {
+            $0.coalescesAssertions = coalescing
+            $0.maximumOutstandingTasks = 10
+        }
+        let log = EventLog()
+        manager.addObserver { log.record($0) }
+        try manager.beginTask("Ended", fileID: "App/A.swift", line: 3, function: "a()").end()
+        var forgotten: SafeBackgroundTask? = try manager.beginTask("Forgotten")
+        _ = forgotten
+        forgotten = nil
+        simulator.advance(by: 2)
+        let expiring = try manager.beginTask("Expiring")
+        simulator.enterBackground()
+        simulator.advance(by: 40)
+        #expect(expiring.state == .expired)
+        simulator.faults = [.notGranted(callingHandler: false)]
+        #expect(throws: BackgroundTaskError.notGranted) { try manager.beginTask("Refused") }
+        manager.waitForObservers()
+
+        #expect(log.kinds == [.began, .ended, .began, .endedBySafetyNet, .began, .expired, .refused(.notGranted)])
+        #expect(log.names == ["Ended", "Ended", "Forgotten", "Forgotten", "Expiring", "Expiring", "Refused"])
+        #expect(log.all.first?.callSite == BackgroundTaskCallSite(fileID: "App/A.swift", line: 3, function: "a()"))
+        #expect(log.all.map(\.time) == [0, 0, 0, 0, 2, 32, 42])
+    }
+
+    @Test func theLimitApproachingEventComesOncePerCrossingOfEightyPercent() throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeDiagnosedManager(simulator) { $0.maximumOutstandingTasks = 5 }
+        let log = EventLog()
+        manager.addObserver { log.record($0) }
+        var tasks = try (1...5).map { try manager.beginTask("Job \($0)") }
+        tasks.removeLast().end()
+        tasks.removeLast().end()  // 3 running: below 80 % again
+        tasks.append(try manager.beginTask("Again"))  // 4 running: crossing again
+        manager.waitForObservers()
+        let approaching = log.kinds.filter { if case .limitApproaching = $0 { true } else { false } }
+        #expect(
+            approaching == [.limitApproaching(outstanding: 4, limit: 5), .limitApproaching(outstanding: 4, limit: 5)])
+        for task in tasks { task.end() }
+    }
+
+    @Test func anObserverMayBeginAndEndTasksWithoutDeadlock() throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeDiagnosedManager(simulator)
+        let log = EventLog()
+        manager.addObserver { event in
+            log.record(event)
+            if event.kind == .began, event.name == "Outer" {
+                try? manager.beginTask("From the observer").end()
+            }
+        }
+        try manager.beginTask("Outer").end()
+        manager.waitForObservers()
+        manager.waitForObservers()  // the observer's own operations were queued behind the first batch
+        #expect(log.names.contains("From the observer"))
+        try simulator.expectEveryAssertionEndedOnce()
+    }
+
+    @Test func aBlockedObserverDoesNotBlockBeginOrEnd() throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeDiagnosedManager(simulator)
+        let release = DispatchSemaphore(value: 0)
+        let log = EventLog()
+        manager.addObserver { event in
+            release.wait()
+            log.record(event)
+        }
+        for index in 1...20 { try manager.beginTask("Job \(index)").end() }  // returns at once
+        #expect(log.all.isEmpty)
+        for _ in 1...40 { release.signal() }
+        manager.waitForObservers()
+        #expect(log.all.count == 40)
+        try simulator.expectEveryAssertionEndedOnce()
+    }
+}
