@@ -16,6 +16,10 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
         case endedBySafetyNet
         /// It never ran: a manager refused it, or the system did.
         case refused(BackgroundTaskError)
+        /// The task has been running for `age` seconds, over the manager's
+        /// ``BackgroundTaskManager/Configuration/staleTaskAge`` (30 s by default, when iOS prints its
+        /// "created over 30 seconds ago" warning). Reported once per task.
+        case stale(age: TimeInterval)
         /// A manager's running tasks reached 80 % of its cap (reported once per crossing).
         case limitApproaching(outstanding: Int, limit: Int)
     }

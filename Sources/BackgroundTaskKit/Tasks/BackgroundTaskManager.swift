@@ -40,6 +40,11 @@ public final class BackgroundTaskManager: Sendable {
         /// Coalescing: the shared assertion's name in the system's logs.
         public var sharedAssertionName = "BackgroundTaskManager"
 
+        /// Age at which a running task is reported to observers as stale (``BackgroundTaskEvent/Kind/stale(age:)``),
+        /// checked on every begin and end and by ``BackgroundTaskManager/checkStaleTasks()``; `nil`
+        /// turns the check off. Default 30 s, the age of iOS's own warning.
+        public var staleTaskAge: TimeInterval? = 30
+
         /// The minimum time remaining WWDC20 recommends: 5 seconds.
         public static let recommendedMinimumTimeRemaining: TimeInterval = 5
 
@@ -77,6 +82,7 @@ public final class BackgroundTaskManager: Sendable {
         options.coalescing = configuration.coalescesAssertions
         options.linger = configuration.linger.isFinite ? max(configuration.linger, 0) : 0
         options.sharedAssertionName = configuration.sharedAssertionName
+        options.staleTaskAge = configuration.staleTaskAge.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         if let schedule { options.schedule = schedule }
         if let now { options.now = now }
         engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: options)
@@ -131,6 +137,12 @@ public final class BackgroundTaskManager: Sendable {
     /// Adds a closure that observes this manager's task events.
     public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void) {
         engine.addObserver(ClosureBackgroundTaskObserver(handler))
+    }
+
+    /// Reports running tasks that became stale since the last begin or end. The package runs no thread
+    /// or timer of its own: call this from a timer of yours if tasks may sit idle for long.
+    public func checkStaleTasks() {
+        engine.checkStaleTasks()
     }
 
     /// Waits until every observer has received the events so far (for tests).

@@ -95,4 +95,62 @@ struct ObserverTests {
         #expect(log.all.count == 40)
         try simulator.expectEveryAssertionEndedOnce()
     }
+
+    // MARK: - Stale tasks
+
+    @Test func aTaskOverTheStaleAgeIsReportedOnceOnTheNextBeginOrEnd() throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeDiagnosedManager(simulator)
+        let log = EventLog()
+        manager.addObserver { log.record($0) }
+        let old = try manager.beginTask("Old", fileID: "App/Old.swift", line: 9, function: "old()")
+        simulator.advance(by: 10)
+        let young = try manager.beginTask("Young")
+        simulator.advance(by: 25)  // Old is 35 s old, Young 25 s
+        try manager.beginTask("Trigger").end()
+        try manager.beginTask("Again").end()  // Old is not reported twice
+        manager.waitForObservers()
+        let stale = log.all.filter { if case .stale = $0.kind { true } else { false } }
+        #expect(stale.map(\.kind) == [.stale(age: 35)])
+        #expect(stale.first?.callSite == BackgroundTaskCallSite(fileID: "App/Old.swift", line: 9, function: "old()"))
+        simulator.advance(by: 10)
+        manager.checkStaleTasks()  // Young is 35 s old now
+        manager.waitForObservers()
+        #expect(log.all.filter { if case .stale = $0.kind { true } else { false } }.map(\.name) == ["Old", "Young"])
+        old.end()
+        young.end()
+    }
+
+    @Test func theStaleEventComesWhenTheSimulatorPrintsIOSsThirtySecondWarning() throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeDiagnosedManager(simulator)
+        let log = EventLog()
+        manager.addObserver { log.record($0) }
+        let task = try manager.beginTask("Saving library", fileID: "App/Library.swift", line: 7, function: "save()")
+        for second in 1...40 {  // an app timer that checks once a second
+            simulator.schedule(after: TimeInterval(second)) { manager.checkStaleTasks() }
+        }
+        simulator.advance(by: 40)
+        manager.waitForObservers()
+        let warning = simulator.log.first {
+            if case .console(.taskCreatedTooLongAgo) = $0.event { true } else { false }
+        }
+        let stale = log.all.first { if case .stale = $0.kind { true } else { false } }
+        #expect(warning?.time == 30)
+        #expect(stale?.time == warning?.time)
+        #expect(stale?.callSite.description == "App/Library.swift:7 (save())")
+        task.end()
+    }
+
+    @Test func aTaskEndedInTimeIsNeverStale() throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeDiagnosedManager(simulator)
+        let log = EventLog()
+        manager.addObserver { log.record($0) }
+        try manager.beginTask("Quick").end()
+        simulator.advance(by: 100)
+        manager.checkStaleTasks()
+        manager.waitForObservers()
+        #expect(!log.all.contains { if case .stale = $0.kind { true } else { false } })
+    }
 }

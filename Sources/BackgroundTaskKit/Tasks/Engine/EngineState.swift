@@ -87,6 +87,9 @@ struct EngineState {
     var limitApproachReported = false
     /// The engine clock's time of the current operation.
     var operationTime: TimeInterval = 0
+    /// Every task begun before this token is finished or has been reported stale: the stale check
+    /// resumes here, so it is amortized constant work per begin and end (begin times grow with tokens).
+    var staleCursor: UInt64 = 1
 
     // MARK: - Begin
 
@@ -98,6 +101,7 @@ struct EngineState {
         remaining: TimeInterval?,
         thread: ObjectIdentifier
     ) -> (TaskToken, EngineAction) {
+        checkStale()
         let token = TaskToken(rawValue: nextToken)
         nextToken += 1
         var record = TaskRecord(
@@ -190,6 +194,7 @@ struct EngineState {
 
     /// Ends one task; does nothing if it is not running.
     mutating func end(_ token: TaskToken, bySafetyNet: Bool = false) -> EngineAction {
+        checkStale()
         guard let record = tasks[token], record.status == .running else { return .none }
         finish(token, as: .ended, counting: bySafetyNet ? \.endedBySafetyNet : \.ended)
         guard let key = record.slotKey, var slot = slots[key] else { return .none }
@@ -276,6 +281,21 @@ struct EngineState {
             finishesExpiry: true,
             awaitingBegins: awaitingBegins
         )
+    }
+
+    /// Reports, once each, running tasks older than the stale age, oldest first.
+    mutating func checkStale() {
+        guard let staleAge = options.staleTaskAge else { return }
+        while staleCursor < nextToken {
+            guard let record = tasks[TaskToken(rawValue: staleCursor)], record.status == .running else {
+                staleCursor += 1
+                continue
+            }
+            let age = operationTime - record.beganAt
+            guard age >= staleAge else { return }
+            emit(.stale(age: age), for: record)
+            staleCursor += 1
+        }
     }
 
     /// Queues an event about `record` for the observers, if any.

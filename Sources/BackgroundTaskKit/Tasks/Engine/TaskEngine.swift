@@ -29,6 +29,8 @@ package final class TaskEngine: Sendable {
         /// How long an expiration handler that arrives off the main actor waits for the cleanups it
         /// sent to the main actor before it ends the assertions anyway.
         var offMainCleanupTimeout: TimeInterval = 1
+        /// Age at which a running task is reported stale; `nil`: never.
+        var staleTaskAge: TimeInterval?
         /// How long an expiration handler waits for a `beginBackgroundTask` still running on another
         /// thread, so that the assertion is ended before the handler returns.
         var inFlightBeginTimeout: TimeInterval = 1
@@ -139,6 +141,11 @@ package final class TaskEngine: Sendable {
         return withState { state in
             state.tasks[token].map { ($0.name, $0.callSite, now - $0.beganAt) }
         }
+    }
+
+    /// Reports running tasks that have become stale since the last check.
+    package func checkStaleTasks() {
+        withState { $0.checkStale() }
     }
 
     /// Adds an observer; it gets the events of every later operation.
