@@ -12,6 +12,11 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
         case ended
         /// Time ran out: its cleanup ran and it was ended.
         case expired
+        /// Time ran out and the task's expiration cleanup is about to run (WWDC20's "Entered").
+        case expirationHandlerEntered
+        /// The task's expiration cleanup returned after `duration` seconds (WWDC20's "Exited"). More
+        /// "entered" than "exited" events means a cleanup never returned.
+        case expirationHandlerExited(duration: TimeInterval)
         /// Its owner let go while it ran; the deinit safety net ended it. A leak at ``callSite``.
         case endedBySafetyNet
         /// It never ran: a manager refused it, or the system did.

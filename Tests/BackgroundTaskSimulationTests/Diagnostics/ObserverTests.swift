@@ -40,10 +40,19 @@ struct ObserverTests {
         #expect(throws: BackgroundTaskError.notGranted) { try manager.beginTask("Refused") }
         manager.waitForObservers()
 
-        #expect(log.kinds == [.began, .ended, .began, .endedBySafetyNet, .began, .expired, .refused(.notGranted)])
-        #expect(log.names == ["Ended", "Ended", "Forgotten", "Forgotten", "Expiring", "Expiring", "Refused"])
+        #expect(
+            log.kinds == [
+                .began, .ended, .began, .endedBySafetyNet, .began, .expired, .expirationHandlerEntered,
+                .expirationHandlerExited(duration: 0), .refused(.notGranted),
+            ]
+        )
+        #expect(
+            log.names == [
+                "Ended", "Ended", "Forgotten", "Forgotten", "Expiring", "Expiring", "Expiring", "Expiring", "Refused",
+            ]
+        )
         #expect(log.all.first?.callSite == BackgroundTaskCallSite(fileID: "App/A.swift", line: 3, function: "a()"))
-        #expect(log.all.map(\.time) == [0, 0, 0, 0, 2, 32, 42])
+        #expect(log.all.map(\.time) == [0, 0, 0, 0, 2, 32, 32, 32, 42])
     }
 
     @Test func theLimitApproachingEventComesOncePerCrossingOfEightyPercent() throws {
@@ -94,6 +103,35 @@ struct ObserverTests {
         manager.waitForObservers()
         #expect(log.all.count == 40)
         try simulator.expectEveryAssertionEndedOnce()
+    }
+
+    @Test func eachCleanupIsBracketedByHandlerEnteredAndExitedWithItsDuration() throws {
+        let simulator = BackgroundTaskSimulator()
+        let manager = makeDiagnosedManager(simulator)
+        let log = EventLog()
+        manager.addObserver { log.record($0) }
+        simulator.enterBackground()
+        let first = try manager.beginTask("Close database") { simulator.spend(2) }
+        let second = try manager.beginTask("Flush log") { simulator.spend(0.5) }
+        simulator.advance(by: 40)
+        manager.waitForObservers()
+        let handlerEvents = log.all.filter { event in
+            switch event.kind {
+            case .expirationHandlerEntered, .expirationHandlerExited: true
+            default: false
+            }
+        }
+        #expect(
+            handlerEvents.map(\.kind) == [
+                .expirationHandlerEntered, .expirationHandlerExited(duration: 2), .expirationHandlerEntered,
+                .expirationHandlerExited(duration: 0.5),
+            ]
+        )
+        #expect(handlerEvents.map(\.name) == ["Close database", "Close database", "Flush log", "Flush log"])
+        #expect(handlerEvents.map(\.time) == [30, 32, 32, 32.5])
+        try simulator.expectEveryAssertionEndedOnce()
+        first.end()
+        second.end()
     }
 
     // MARK: - Stale tasks

@@ -11,6 +11,13 @@ package struct TaskToken: Hashable, Comparable, Sendable {
 /// A user cleanup, run on the main actor when the task expires.
 package typealias ExpirationCleanup = @MainActor @Sendable () -> Void
 
+/// A task an expiry ends: its cleanup, and what observers are told about it.
+struct ExpiringTask: Sendable {
+    let cleanup: ExpirationCleanup?
+    let name: String?
+    let callSite: BackgroundTaskCallSite
+}
+
 /// One logical task.
 struct TaskRecord {
     let name: String?
@@ -48,7 +55,7 @@ enum EngineAction {
     /// for begins still in flight on other threads, which end their assertions as soon as they return;
     /// with `finishesExpiry`, then tell the state the expiry is over (``EngineState/expiryFinished()``).
     case runCleanupsThenEnd(
-        cleanups: [ExpirationCleanup],
+        cleanups: [ExpiringTask],
         identifiers: [BackgroundTaskIdentifier],
         finishesExpiry: Bool,
         awaitingBegins: [DispatchSemaphore] = []
@@ -268,10 +275,10 @@ struct EngineState {
                 if slot.beginThread != thread { awaitingBegins.append(slot.begun) }
             }
         }
-        var cleanups: [ExpirationCleanup] = []
+        var cleanups: [ExpiringTask] = []
         for token in expiring.sorted() {
             guard let record = tasks[token], record.status == .running else { continue }
-            if let cleanup = record.cleanup { cleanups.append(cleanup) }
+            cleanups.append(ExpiringTask(cleanup: record.cleanup, name: record.name, callSite: record.callSite))
             finish(token, as: .expired, counting: \.expired)
         }
         expiriesInProgress += 1
@@ -300,10 +307,13 @@ struct EngineState {
 
     /// Queues an event about `record` for the observers, if any.
     mutating func emit(_ kind: BackgroundTaskEvent.Kind, for record: TaskRecord) {
+        emit(kind, name: record.name, callSite: record.callSite)
+    }
+
+    /// Queues an event about a task for the observers, if any.
+    mutating func emit(_ kind: BackgroundTaskEvent.Kind, name: String?, callSite: BackgroundTaskCallSite) {
         guard observed else { return }
-        pendingEvents.append(
-            BackgroundTaskEvent(kind: kind, name: record.name, callSite: record.callSite, time: operationTime)
-        )
+        pendingEvents.append(BackgroundTaskEvent(kind: kind, name: name, callSite: callSite, time: operationTime))
     }
 
     /// Moves a running task to its final status, dropping its cleanup and counting how it ended.

@@ -224,25 +224,36 @@ package final class TaskEngine: Sendable {
         }
     }
 
-    /// Runs cleanups in order on the main actor: directly when already there (the normal case, inside
-    /// the system's handler); otherwise on the main queue, waiting at most `offMainCleanupTimeout` so
-    /// that the assertions are still ended inside the handler even if the main thread is busy.
-    private func runOnMainActor(_ cleanups: [ExpirationCleanup]) {
-        guard !cleanups.isEmpty else { return }
+    /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers'
+    /// "handler entered" and "handler exited" events: directly when already there (the normal case,
+    /// inside the system's handler); otherwise on the main queue, waiting at most
+    /// `offMainCleanupTimeout` so that the assertions are still ended inside the handler even if the
+    /// main thread is busy.
+    private func runOnMainActor(_ tasks: [ExpiringTask]) {
+        guard tasks.contains(where: { $0.cleanup != nil }) || withState({ $0.observed }) else { return }
         if MainActorContext.isCurrent {
-            MainActor.assumeIsolated {
-                for cleanup in cleanups { cleanup() }
-            }
+            MainActor.assumeIsolated { runCleanups(tasks) }
             return
         }
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                for cleanup in cleanups { cleanup() }
-            }
+            MainActor.assumeIsolated { self.runCleanups(tasks) }
             done.signal()
         }
         _ = done.wait(timeout: .now() + options.offMainCleanupTimeout)
+    }
+
+    @MainActor
+    private func runCleanups(_ tasks: [ExpiringTask]) {
+        for task in tasks {
+            withState { $0.emit(.expirationHandlerEntered, name: task.name, callSite: task.callSite) }
+            let start = options.now()
+            task.cleanup?()
+            let duration = options.now() - start
+            withState {
+                $0.emit(.expirationHandlerExited(duration: duration), name: task.name, callSite: task.callSite)
+            }
+        }
     }
 
     /// Empty or blank names become `nil`; names over ``maximumNameLength`` characters are cut.
