@@ -25,7 +25,7 @@ import Foundation
 /// expiration handlers run on the main actor while they run.
 ///
 /// See `Documentation/Simulator.md` for exactly which iOS rules it models and which it does not.
-public final class BackgroundTaskSimulator: BackgroundTaskBackend {
+public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteRecordingBackend {
     let state: Locked<SimulatorState>
 
     /// Creates a simulated app.
@@ -73,6 +73,12 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend {
     /// `nil` in the foreground; the background budget left in the background; 0 once suspended.
     public var backgroundTimeRemaining: TimeInterval? {
         state.withLock { $0.backgroundTimeRemaining }
+    }
+
+    /// Remembers the call site BackgroundTaskKit's engine reports for an assertion, so that
+    /// ``termination`` and ``outstanding`` can name the line that began it.
+    package func recordCallSite(_ callSite: BackgroundTaskCallSite, for identifier: BackgroundTaskIdentifier) {
+        state.withLock { $0.outstanding[identifier.rawValue]?.callSite = callSite }
     }
 
     // MARK: - What the system sees

@@ -14,9 +14,11 @@ struct SimulatedTask {
     var endDeadline: TimeInterval?
     /// Whether the long-running warning has been printed.
     var warned = false
+    /// Told by BackgroundTaskKit's engine after the grant.
+    var callSite: BackgroundTaskCallSite?
 
     var assertion: SimulatedAssertion {
-        SimulatedAssertion(identifier: identifier, name: name, createdAt: createdAt)
+        SimulatedAssertion(identifier: identifier, name: name, createdAt: createdAt, callSite: callSite)
     }
 }
 

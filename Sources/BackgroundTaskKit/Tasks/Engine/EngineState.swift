@@ -50,7 +50,7 @@ struct AssertionSlot {
 enum EngineAction {
     case none
     /// Call the backend's begin for this slot, act on the result, then signal `begun`.
-    case beginAssertion(slotKey: UInt64, name: String?, begun: DispatchSemaphore)
+    case beginAssertion(slotKey: UInt64, name: String?, callSite: BackgroundTaskCallSite, begun: DispatchSemaphore)
     /// Run these cleanups (in order, on the main actor), then end these identifiers, then wait (bounded)
     /// for begins still in flight on other threads, which end their assertions as soon as they return;
     /// with `finishesExpiry`, then tell the state the expiry is over (``EngineState/expiryFinished()``).
@@ -157,7 +157,7 @@ struct EngineState {
         record.slotKey = key
         tasks[token] = record
         let assertionName = options.coalescing ? options.sharedAssertionName : name
-        return (token, .beginAssertion(slotKey: key, name: assertionName, begun: begun))
+        return (token, .beginAssertion(slotKey: key, name: assertionName, callSite: callSite, begun: begun))
     }
 
     private func refusal(remaining: TimeInterval?) -> BackgroundTaskError? {

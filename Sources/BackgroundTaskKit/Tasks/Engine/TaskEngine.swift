@@ -197,10 +197,13 @@ package final class TaskEngine: Sendable {
         switch action {
         case .none:
             return
-        case .beginAssertion(let key, let name, let begun):
+        case .beginAssertion(let key, let name, let callSite, let begun):
             let identifier = backend.beginBackgroundTask(named: name) { [self] in
                 let thread = ObjectIdentifier(Thread.current)
                 perform(withState { $0.expire(slotKey: key, thread: thread) })
+            }
+            if let identifier, let recorder = backend as? any CallSiteRecordingBackend {
+                recorder.recordCallSite(callSite, for: identifier)
             }
             perform(withState { $0.assertionBegan(slotKey: key, identifier: identifier) })
             begun.signal()
