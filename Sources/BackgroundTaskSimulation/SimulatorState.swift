@@ -21,7 +21,6 @@ struct SimulatorState {
     var pendingHandlers: [@MainActor @Sendable () -> Void] = []
     /// The handlers running now, innermost last.
     var handlerContexts: [HandlerContext] = []
-    var expiryInProgress = false
     /// App timers on the virtual clock, fired in due order while the app runs.
     var timers: [SimulatedTimer] = []
     var nextTimerSequence = 0
@@ -241,7 +240,6 @@ struct SimulatorState {
 
     private mutating func startExpiry() -> [(BackgroundTaskIdentifier, @MainActor @Sendable () -> Void)] {
         expiredThisStint = true
-        expiryInProgress = true
         remainingBudget = 0
         record(.backgroundTimeExpired)
         handlerContexts.append(HandlerContext())
@@ -256,7 +254,6 @@ struct SimulatorState {
 
     /// After the last handler of an expiry: terminate if anything is still held, else suspend.
     mutating func finishExpiry() {
-        expiryInProgress = false
         if !handlerContexts.isEmpty { handlerContexts.removeLast() }
         guard termination == nil else { return }
         let held = outstandingInOrder

@@ -51,11 +51,11 @@ enum EngineAction {
     case none
     /// Call the backend's begin for this slot, act on the result, then signal `begun`.
     case beginAssertion(slotKey: UInt64, name: String?, callSite: BackgroundTaskCallSite, begun: DispatchSemaphore)
-    /// Run these cleanups (in order, on the main actor), then end these identifiers, then wait (bounded)
+    /// Run the cleanups of these expiring tasks (in order, on the main actor), then end these identifiers, then wait (bounded)
     /// for begins still in flight on other threads, which end their assertions as soon as they return;
     /// with `finishesExpiry`, then tell the state the expiry is over (``EngineState/expiryFinished()``).
     case runCleanupsThenEnd(
-        cleanups: [ExpiringTask],
+        expiring: [ExpiringTask],
         identifiers: [BackgroundTaskIdentifier],
         finishesExpiry: Bool,
         awaitingBegins: [DispatchSemaphore] = []
@@ -89,7 +89,7 @@ struct EngineState {
     /// The observers, each with its own serial delivery queue.
     var observers: [ObserverRegistration] = []
     /// Whether observers want events (no event values are made otherwise).
-    var observed = false
+    var observed: Bool { !observers.isEmpty }
     /// The running count already reported as approaching the cap, until it falls back below.
     var limitApproachReported = false
     /// The engine clock's time of the current operation.
@@ -104,7 +104,6 @@ struct EngineState {
         name: String?,
         callSite: BackgroundTaskCallSite,
         cleanup: ExpirationCleanup?,
-        now: TimeInterval,
         remaining: TimeInterval?,
         thread: ObjectIdentifier
     ) -> (TaskToken, EngineAction) {
@@ -114,13 +113,13 @@ struct EngineState {
         var record = TaskRecord(
             name: name,
             callSite: callSite,
-            beganAt: now,
+            beganAt: operationTime,
             cleanup: cleanup,
             slotKey: nil,
             status: .running
         )
-        statistics[callSite, default: CallSiteStatistics(callSite: callSite, firstBeganAt: now)]
-            .noteBegin(name: name, at: now)
+        statistics[callSite, default: CallSiteStatistics(callSite: callSite, firstBeganAt: operationTime)]
+            .noteBegin(name: name, at: operationTime)
         if let refusal = refusal(remaining: remaining) {
             record.status = .notGranted(refusal)
             if let cleanup { discardedCleanups.append(cleanup) }
@@ -174,7 +173,7 @@ struct EngineState {
     mutating func assertionBegan(slotKey key: UInt64, identifier: BackgroundTaskIdentifier?) -> EngineAction {
         guard var slot = slots[key], slot.identifier == nil else {
             // Cannot happen: a slot without identifier is only removed here. End what we got.
-            return identifier.map { .runCleanupsThenEnd(cleanups: [], identifiers: [$0], finishesExpiry: false) }
+            return identifier.map { .runCleanupsThenEnd(expiring: [], identifiers: [$0], finishesExpiry: false) }
                 ?? .none
         }
         guard let identifier else {
@@ -187,7 +186,7 @@ struct EngineState {
         if slot.expired || slot.users.isEmpty {
             // Expired before the identifier was known, or ended meanwhile: end it now, once.
             slots[key] = nil
-            return .runCleanupsThenEnd(cleanups: [], identifiers: [identifier], finishesExpiry: false)
+            return .runCleanupsThenEnd(expiring: [], identifiers: [identifier], finishesExpiry: false)
         }
         slot.identifier = identifier
         slots[key] = slot
@@ -218,7 +217,7 @@ struct EngineState {
             return .scheduleLinger(generation: generation)
         }
         slots[key] = nil
-        return .runCleanupsThenEnd(cleanups: [], identifiers: [identifier], finishesExpiry: false)
+        return .runCleanupsThenEnd(expiring: [], identifiers: [identifier], finishesExpiry: false)
     }
 
     /// The linger timer `generation` fired: end the shared assertion if it is still unused.
@@ -227,7 +226,7 @@ struct EngineState {
             slot.users.isEmpty, let identifier = slot.identifier
         else { return .none }
         slots[key] = nil
-        return .runCleanupsThenEnd(cleanups: [], identifiers: [identifier], finishesExpiry: false)
+        return .runCleanupsThenEnd(expiring: [], identifiers: [identifier], finishesExpiry: false)
     }
 
     /// Ends every running task and every held assertion, without cleanups.
@@ -246,7 +245,7 @@ struct EngineState {
             }
         }
         return .runCleanupsThenEnd(
-            cleanups: [],
+            expiring: [],
             identifiers: identifiers.sorted { $0.rawValue < $1.rawValue },
             finishesExpiry: false
         )
@@ -259,12 +258,12 @@ struct EngineState {
     mutating func expire(slotKey key: UInt64, thread: ObjectIdentifier) -> EngineAction {
         guard let slot = slots[key], !slot.expired else { return .none }
         let keys = options.expiresAllTogether ? Array(slots.keys) : [key]
-        var expiring: [TaskToken] = []
+        var expiringTokens: [TaskToken] = []
         var identifiers: [BackgroundTaskIdentifier] = []
         var awaitingBegins: [DispatchSemaphore] = []
         for key in keys {
             guard var slot = slots[key], !slot.expired else { continue }
-            expiring.append(contentsOf: slot.users)
+            expiringTokens.append(contentsOf: slot.users)
             slot.users.removeAll()
             if let identifier = slot.identifier {
                 identifiers.append(identifier)
@@ -275,15 +274,15 @@ struct EngineState {
                 if slot.beginThread != thread { awaitingBegins.append(slot.begun) }
             }
         }
-        var cleanups: [ExpiringTask] = []
-        for token in expiring.sorted() {
+        var expiringTasks: [ExpiringTask] = []
+        for token in expiringTokens.sorted() {
             guard let record = tasks[token], record.status == .running else { continue }
-            cleanups.append(ExpiringTask(cleanup: record.cleanup, name: record.name, callSite: record.callSite))
+            expiringTasks.append(ExpiringTask(cleanup: record.cleanup, name: record.name, callSite: record.callSite))
             finish(token, as: .expired, counting: \.expired)
         }
         expiriesInProgress += 1
         return .runCleanupsThenEnd(
-            cleanups: cleanups,
+            expiring: expiringTasks,
             identifiers: identifiers.sorted { $0.rawValue < $1.rawValue },
             finishesExpiry: true,
             awaitingBegins: awaitingBegins
@@ -358,7 +357,8 @@ struct EngineState {
     }
 
     /// The ledger as a report; the only work that grows with the number of tasks.
-    func report(now: TimeInterval) -> BackgroundTaskReport {
+    func report() -> BackgroundTaskReport {
+        let now = operationTime
         var oldest: [BackgroundTaskCallSite: TimeInterval] = [:]
         for record in tasks.values where record.status == .running {
             oldest[record.callSite] = max(oldest[record.callSite] ?? 0, now - record.beganAt)
@@ -378,12 +378,13 @@ struct EngineState {
             generatedAt: now,
             outstandingHighWaterMark: highWaterMark,
             callSites: callSites,
-            outstandingTasks: outstanding(now: now)
+            outstandingTasks: outstanding()
         )
     }
 
-    func outstanding(now: TimeInterval) -> [OutstandingBackgroundTask] {
-        tasks.filter { $0.value.status == .running }
+    func outstanding() -> [OutstandingBackgroundTask] {
+        let now = operationTime
+        return tasks.filter { $0.value.status == .running }
             .sorted { $0.key < $1.key }
             .map {
                 OutstandingBackgroundTask(name: $0.value.name, callSite: $0.value.callSite, age: now - $0.value.beganAt)

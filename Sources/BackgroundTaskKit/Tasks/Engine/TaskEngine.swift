@@ -82,13 +82,11 @@ package final class TaskEngine: Sendable {
     ) -> TaskToken {
         let name = Self.normalize(name)
         let remaining = options.minimumTimeRemaining == nil ? nil : backend.backgroundTimeRemaining
-        let now = options.now()
         let (token, action) = withState {
             $0.begin(
                 name: name,
                 callSite: callSite,
                 cleanup: cleanup,
-                now: now,
                 remaining: remaining,
                 thread: ObjectIdentifier(Thread.current)
             )
@@ -127,19 +125,16 @@ package final class TaskEngine: Sendable {
 
     /// The diagnostics ledger as a report.
     package func report() -> BackgroundTaskReport {
-        let now = options.now()
-        return withState { $0.report(now: now) }
+        withState { $0.report() }
     }
 
     package var outstanding: [OutstandingBackgroundTask] {
-        let now = options.now()
-        return withState { $0.outstanding(now: now) }
+        withState { $0.outstanding() }
     }
 
     package func record(of token: TaskToken) -> (name: String?, callSite: BackgroundTaskCallSite, age: TimeInterval)? {
-        let now = options.now()
-        return withState { state in
-            state.tasks[token].map { ($0.name, $0.callSite, now - $0.beganAt) }
+        withState { state in
+            state.tasks[token].map { ($0.name, $0.callSite, state.operationTime - $0.beganAt) }
         }
     }
 
@@ -151,10 +146,7 @@ package final class TaskEngine: Sendable {
     /// Adds an observer; it gets the events of every later operation.
     package func addObserver(_ observer: any BackgroundTaskObserver) {
         let registration = ObserverRegistration(observer)
-        state.withLock { state in
-            state.observers.append(registration)
-            state.observed = true
-        }
+        state.withLock { $0.observers.append(registration) }
     }
 
     /// Waits until every observer has received the events of the operations made so far.
@@ -207,8 +199,8 @@ package final class TaskEngine: Sendable {
             }
             perform(withState { $0.assertionBegan(slotKey: key, identifier: identifier) })
             begun.signal()
-        case .runCleanupsThenEnd(let cleanups, let identifiers, let finishesExpiry, let awaitingBegins):
-            runOnMainActor(cleanups)
+        case .runCleanupsThenEnd(let expiring, let identifiers, let finishesExpiry, let awaitingBegins):
+            runOnMainActor(expiring)
             for identifier in identifiers {
                 backend.endBackgroundTask(identifier)
             }
