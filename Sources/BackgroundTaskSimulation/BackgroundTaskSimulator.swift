@@ -25,7 +25,7 @@ import Foundation
 /// expiration handlers run on the main actor while they run.
 ///
 /// See `Documentation/Simulator.md` for exactly which iOS rules it models and which it does not.
-public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteRecordingBackend {
+public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAwareBackend, ClockProvidingBackend {
     let state: Locked<SimulatorState>
 
     /// Creates a simulated app.
@@ -50,7 +50,23 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteRecor
         named name: String?,
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier? {
-        let outcome = state.withLock { $0.begin(name: name, handler: expirationHandler) }
+        beginBackgroundTask(named: name, callSite: nil, expirationHandler: expirationHandler)
+    }
+
+    /// Begins a simulated assertion for a task begun at `callSite`, so that ``termination`` and
+    /// ``outstanding`` can name the line that began it. BackgroundTaskKit's engine calls this.
+    package func beginBackgroundTask(
+        named name: String?,
+        callSite: BackgroundTaskCallSite?,
+        expirationHandler: (@MainActor @Sendable () -> Void)?
+    ) -> BackgroundTaskIdentifier? {
+        let outcome = state.withLock { state in
+            let outcome = state.begin(name: name, handler: expirationHandler)
+            if case .granted(let identifier, _) = outcome, let callSite {
+                state.outstanding[identifier.rawValue]?.callSite = callSite
+            }
+            return outcome
+        }
         switch outcome {
         case .refused:
             return nil
@@ -75,10 +91,18 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteRecor
         state.withLock { $0.backgroundTimeRemaining }
     }
 
-    /// Remembers the call site BackgroundTaskKit's engine reports for an assertion, so that
-    /// ``termination`` and ``outstanding`` can name the line that began it.
-    package func recordCallSite(_ callSite: BackgroundTaskCallSite, for identifier: BackgroundTaskIdentifier) {
-        state.withLock { $0.outstanding[identifier.rawValue]?.callSite = callSite }
+    /// Begins a simulated assertion for a task begun at `callSite` (BackgroundTaskKit's engine).
+    package func beginBackgroundTask(
+        named name: String?,
+        callSite: BackgroundTaskCallSite,
+        expirationHandler: (@MainActor @Sendable () -> Void)?
+    ) -> BackgroundTaskIdentifier? {
+        beginBackgroundTask(named: name, callSite: Optional(callSite), expirationHandler: expirationHandler)
+    }
+
+    /// Ends a simulated assertion; the simulator sees a safety-net end like any other.
+    package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
+        endBackgroundTask(identifier)
     }
 
     // MARK: - What the system sees
@@ -88,6 +112,10 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteRecor
 
     /// Virtual time in seconds since the simulator was created.
     public var now: TimeInterval { state.withLock { $0.now } }
+
+    /// The virtual time, for BackgroundTaskKit's engines: task ages and linger timers on a simulator
+    /// run in its virtual time.
+    package func currentTime() -> TimeInterval { now }
 
     /// Every event so far, with its virtual time.
     public var log: [SimulatorLogEntry] { state.withLock { $0.log } }

@@ -15,6 +15,9 @@ public struct BackgroundTaskCallSite: Codable, Hashable, Sendable, CustomStringC
         self.function = function
     }
 
+    /// The call site of a raw begin that did not say where it was made.
+    public static let unknown = BackgroundTaskCallSite(fileID: "<unknown>", line: 0, function: "<unknown>")
+
     /// `Module/File.swift:12 (save(_:))`.
     public var description: String {
         "\(fileID):\(line) (\(function))"

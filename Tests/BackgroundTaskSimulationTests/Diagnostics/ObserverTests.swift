@@ -3,19 +3,6 @@ import Dispatch
 import Foundation
 import Testing
 
-/// Collects events from any thread.
-private final class EventLog: Sendable {
-    private let events = Locked<[BackgroundTaskEvent]>([])
-
-    var all: [BackgroundTaskEvent] { events.value }
-    var kinds: [BackgroundTaskEvent.Kind] { all.map(\.kind) }
-    var names: [String?] { all.map(\.name) }
-
-    func record(_ event: BackgroundTaskEvent) {
-        events.withLock { $0.append(event) }
-    }
-}
-
 @MainActor
 struct ObserverTests {
     @Test(arguments: [false, true])

@@ -54,11 +54,13 @@ enum EngineAction {
     /// Run the cleanups of these expiring tasks (in order, on the main actor), then end these identifiers, then wait (bounded)
     /// for begins still in flight on other threads, which end their assertions as soon as they return;
     /// with `finishesExpiry`, then tell the state the expiry is over (``EngineState/expiryFinished()``).
+    /// `bySafetyNet`: the ends are the deinit safety net's (backends that diagnose count them apart).
     case runCleanupsThenEnd(
         expiring: [ExpiringTask],
         identifiers: [BackgroundTaskIdentifier],
         finishesExpiry: Bool,
-        awaitingBegins: [DispatchSemaphore] = []
+        awaitingBegins: [DispatchSemaphore] = [],
+        bySafetyNet: Bool = false
     )
     /// Start the linger timer of the shared slot.
     case scheduleLinger(generation: UInt64)
@@ -70,33 +72,29 @@ struct EngineState {
     var nextToken: UInt64 = 1
     var nextLingerGeneration: UInt64 = 1
     var tasks: [TaskToken: TaskRecord] = [:]
-    var runningCount = 0
     /// Keyed by the token of the task that began the assertion, so a slot is never replaced.
     var slots: [UInt64: AssertionSlot] = [:]
     /// Coalescing: the slot new tasks join, while it exists and has not expired.
     var sharedSlotKey: UInt64?
     /// Expiries whose cleanups and ends are running: no assertion may linger past them.
     var expiriesInProgress = 0
-    /// The diagnostics ledger: counters per call site (constant work per begin and end).
-    var statistics: [BackgroundTaskCallSite: CallSiteStatistics] = [:]
-    /// The most tasks running at once.
-    var highWaterMark = 0
+    /// The diagnostics ledger: records, counters per call site, events (constant work per begin and end).
+    var ledger: TaskLedger
     /// Cleanups dropped by the last operation. The engine releases them after unlocking: releasing one
     /// may run `deinit`s of user objects, which may call back into the engine.
     var discardedCleanups: [ExpirationCleanup] = []
-    /// Events of the last operation, delivered to the observers after unlocking.
-    var pendingEvents: [BackgroundTaskEvent] = []
-    /// The observers, each with its own serial delivery queue.
-    var observers: [ObserverRegistration] = []
-    /// Whether observers want events (no event values are made otherwise).
-    var observed: Bool { !observers.isEmpty }
-    /// The running count already reported as approaching the cap, until it falls back below.
-    var limitApproachReported = false
     /// The engine clock's time of the current operation.
-    var operationTime: TimeInterval = 0
-    /// Every task begun before this token is finished or has been reported stale: the stale check
-    /// resumes here, so it is amortized constant work per begin and end (begin times grow with tokens).
-    var staleCursor: UInt64 = 1
+    var operationTime: TimeInterval {
+        get { ledger.operationTime }
+        set { ledger.operationTime = newValue }
+    }
+    /// Whether observers want events.
+    var observed: Bool { ledger.observed }
+
+    init(options: TaskEngine.Options) {
+        self.options = options
+        self.ledger = TaskLedger(limit: options.maximumOutstandingTasks, staleTaskAge: options.staleTaskAge)
+    }
 
     // MARK: - Begin
 
@@ -118,24 +116,16 @@ struct EngineState {
             slotKey: nil,
             status: .running
         )
-        statistics[callSite, default: CallSiteStatistics(callSite: callSite, firstBeganAt: operationTime)]
-            .noteBegin(name: name, at: operationTime)
+        ledger.noteBegin(key: token.rawValue, name: name, callSite: callSite)
         if let refusal = refusal(remaining: remaining) {
             record.status = .notGranted(refusal)
             if let cleanup { discardedCleanups.append(cleanup) }
             record.cleanup = nil
             tasks[token] = record
-            statistics[callSite]?.refused += 1
-            emit(.refused(refusal), for: record)
+            ledger.noteRefused(name: name, callSite: callSite, error: refusal)
             return (token, .none)
         }
-        runningCount += 1
-        highWaterMark = max(highWaterMark, runningCount)
-        statistics[callSite]?.outstanding += 1
-        if let limit = options.maximumOutstandingTasks, !limitApproachReported, runningCount * 5 >= limit * 4 {
-            limitApproachReported = true
-            emit(.limitApproaching(outstanding: runningCount, limit: limit), for: record)
-        }
+        ledger.noteRunning(key: token.rawValue, name: name, callSite: callSite)
         // Join the shared assertion only once the system has granted it: a task must learn at once
         // whether it runs, and a refused begin must not take joiners down with it.
         if options.coalescing, let key = sharedSlotKey, var shared = slots[key], !shared.expired,
@@ -160,7 +150,7 @@ struct EngineState {
     }
 
     private func refusal(remaining: TimeInterval?) -> BackgroundTaskError? {
-        if let limit = options.maximumOutstandingTasks, runningCount >= limit {
+        if let limit = options.maximumOutstandingTasks, ledger.runningCount >= limit {
             return .limitReached(limit: limit)
         }
         if let required = options.minimumTimeRemaining, let remaining, remaining < required {
@@ -179,7 +169,7 @@ struct EngineState {
         guard let identifier else {
             slots[key] = nil
             for token in slot.users where tasks[token]?.status == .running {
-                finish(token, as: .notGranted(.notGranted), counting: \.notGranted)
+                finish(token, as: .notGranted(.notGranted), ending: .notGranted)
             }
             return .none
         }
@@ -202,7 +192,7 @@ struct EngineState {
     mutating func end(_ token: TaskToken, bySafetyNet: Bool = false) -> EngineAction {
         checkStale()
         guard let record = tasks[token], record.status == .running else { return .none }
-        finish(token, as: .ended, counting: bySafetyNet ? \.endedBySafetyNet : \.ended)
+        finish(token, as: .ended, ending: bySafetyNet ? .endedBySafetyNet : .ended)
         guard let key = record.slotKey, var slot = slots[key] else { return .none }
         slot.users.remove(token)
         guard slot.users.isEmpty, let identifier = slot.identifier else {
@@ -217,7 +207,8 @@ struct EngineState {
             return .scheduleLinger(generation: generation)
         }
         slots[key] = nil
-        return .runCleanupsThenEnd(expiring: [], identifiers: [identifier], finishesExpiry: false)
+        return .runCleanupsThenEnd(
+            expiring: [], identifiers: [identifier], finishesExpiry: false, bySafetyNet: bySafetyNet)
     }
 
     /// The linger timer `generation` fired: end the shared assertion if it is still unused.
@@ -232,7 +223,7 @@ struct EngineState {
     /// Ends every running task and every held assertion, without cleanups.
     mutating func endAll() -> EngineAction {
         for (token, record) in tasks where record.status == .running {
-            finish(token, as: .ended, counting: \.ended)
+            finish(token, as: .ended, ending: .ended)
         }
         var identifiers: [BackgroundTaskIdentifier] = []
         for (key, var slot) in slots {
@@ -278,7 +269,7 @@ struct EngineState {
         for token in expiringTokens.sorted() {
             guard let record = tasks[token], record.status == .running else { continue }
             expiringTasks.append(ExpiringTask(cleanup: record.cleanup, name: record.name, callSite: record.callSite))
-            finish(token, as: .expired, counting: \.expired)
+            finish(token, as: .expired, ending: .expired)
         }
         expiriesInProgress += 1
         return .runCleanupsThenEnd(
@@ -291,52 +282,27 @@ struct EngineState {
 
     /// Reports, once each, running tasks older than the stale age, oldest first.
     mutating func checkStale() {
-        guard let staleAge = options.staleTaskAge else { return }
-        while staleCursor < nextToken {
-            guard let record = tasks[TaskToken(rawValue: staleCursor)], record.status == .running else {
-                staleCursor += 1
-                continue
-            }
-            let age = operationTime - record.beganAt
-            guard age >= staleAge else { return }
-            emit(.stale(age: age), for: record)
-            staleCursor += 1
-        }
+        ledger.checkStale()
     }
 
     /// Queues an event about `record` for the observers, if any.
     mutating func emit(_ kind: BackgroundTaskEvent.Kind, for record: TaskRecord) {
-        emit(kind, name: record.name, callSite: record.callSite)
+        ledger.emit(kind, name: record.name, callSite: record.callSite)
     }
 
     /// Queues an event about a task for the observers, if any.
     mutating func emit(_ kind: BackgroundTaskEvent.Kind, name: String?, callSite: BackgroundTaskCallSite) {
-        guard observed else { return }
-        pendingEvents.append(BackgroundTaskEvent(kind: kind, name: name, callSite: callSite, time: operationTime))
+        ledger.emit(kind, name: name, callSite: callSite)
     }
 
     /// Moves a running task to its final status, dropping its cleanup and counting how it ended.
-    private mutating func finish(
-        _ token: TaskToken,
-        as status: BackgroundTaskState,
-        counting counter: WritableKeyPath<CallSiteStatistics, Int>
-    ) {
+    private mutating func finish(_ token: TaskToken, as status: BackgroundTaskState, ending: TaskLedger.Ending) {
         guard var record = tasks[token], record.status == .running else { return }
         record.status = status
         if let cleanup = record.cleanup { discardedCleanups.append(cleanup) }
         record.cleanup = nil
         tasks[token] = record
-        runningCount -= 1
-        statistics[record.callSite]?[keyPath: counter] += 1
-        statistics[record.callSite]?.outstanding -= 1
-        switch status {
-        case .expired: emit(.expired, for: record)
-        case .notGranted(let error): emit(.refused(error), for: record)
-        default: emit(counter == \.endedBySafetyNet ? .endedBySafetyNet : .ended, for: record)
-        }
-        if let limit = options.maximumOutstandingTasks, runningCount * 5 < limit * 4 {
-            limitApproachReported = false
-        }
+        ledger.noteFinished(key: token.rawValue, as: ending)
     }
 
     mutating func expiryFinished() {
@@ -356,38 +322,12 @@ struct EngineState {
         }
     }
 
-    /// The ledger as a report; the only work that grows with the number of tasks.
+    /// The ledger as a report.
     func report() -> BackgroundTaskReport {
-        let now = operationTime
-        var oldest: [BackgroundTaskCallSite: TimeInterval] = [:]
-        for record in tasks.values where record.status == .running {
-            oldest[record.callSite] = max(oldest[record.callSite] ?? 0, now - record.beganAt)
-        }
-        let callSites = statistics.values
-            .map { statistics in
-                var statistics = statistics
-                statistics.oldestOutstandingAge = oldest[statistics.callSite]
-                return statistics
-            }
-            .sorted {
-                ($0.callSite.fileID, $0.callSite.line, $0.callSite.function) < (
-                    $1.callSite.fileID, $1.callSite.line, $1.callSite.function
-                )
-            }
-        return BackgroundTaskReport(
-            generatedAt: now,
-            outstandingHighWaterMark: highWaterMark,
-            callSites: callSites,
-            outstandingTasks: outstanding()
-        )
+        ledger.report()
     }
 
     func outstanding() -> [OutstandingBackgroundTask] {
-        let now = operationTime
-        return tasks.filter { $0.value.status == .running }
-            .sorted { $0.key < $1.key }
-            .map {
-                OutstandingBackgroundTask(name: $0.value.name, callSite: $0.value.callSite, age: now - $0.value.beganAt)
-            }
+        ledger.outstanding()
     }
 }

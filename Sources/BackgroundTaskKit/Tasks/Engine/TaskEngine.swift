@@ -34,12 +34,11 @@ package final class TaskEngine: Sendable {
         /// How long an expiration handler waits for a `beginBackgroundTask` still running on another
         /// thread, so that the assertion is ended before the handler returns.
         var inFlightBeginTimeout: TimeInterval = 1
-        /// Runs the linger timer.
-        var schedule: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void = { delay, work in
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: work)
-        }
-        /// The clock of task ages, in seconds.
-        var now: @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
+        /// Runs the linger timer; `nil`: the backend's clock (``BackendClock/of(_:)``).
+        var schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?
+        /// The clock of task ages, in seconds; `nil`: the backend's clock (the simulator's virtual
+        /// time, or the system uptime).
+        var now: (@Sendable () -> TimeInterval)?
 
         /// One task alone: no cap, no guard, no coalescing.
         static let standalone = Options()
@@ -49,11 +48,19 @@ package final class TaskEngine: Sendable {
     package static let maximumNameLength = 256
 
     let backend: any BackgroundTaskBackend
+    /// The backend, when it wants call sites and safety-net ends (cast once, not on every begin).
+    private let callSiteAwareBackend: (any CallSiteAwareBackend)?
     let options: Options
+    /// The clock of ages and the linger timer.
+    private let clock: BackendClock
     private let state: Locked<EngineState>
 
     package init(backend: any BackgroundTaskBackend, options: Options) {
         self.backend = backend
+        self.callSiteAwareBackend = backend as? any CallSiteAwareBackend
+        let backendClock = BackendClock.of(backend)
+        self.clock = BackendClock(
+            now: options.now ?? backendClock.now, schedule: options.schedule ?? backendClock.schedule)
         self.options = options
         self.state = Locked(EngineState(options: options))
     }
@@ -146,12 +153,12 @@ package final class TaskEngine: Sendable {
     /// Adds an observer; it gets the events of every later operation.
     package func addObserver(_ observer: any BackgroundTaskObserver) {
         let registration = ObserverRegistration(observer)
-        state.withLock { $0.observers.append(registration) }
+        state.withLock { $0.ledger.observers.append(registration) }
     }
 
     /// Waits until every observer has received the events of the operations made so far.
     package func waitForObservers() {
-        for registration in state.withLock({ $0.observers }) {
+        for registration in state.withLock({ $0.ledger.observers }) {
             registration.queue.sync {}
         }
     }
@@ -161,21 +168,13 @@ package final class TaskEngine: Sendable {
     /// the operations); after unlocking, releases the cleanups it dropped.
     private func withState<Result>(_ body: (inout EngineState) -> Result) -> Result {
         var discarded: [ExpirationCleanup] = []
-        let now = options.now()
+        let now = clock.now()
         let result = state.withLock { state in
             state.operationTime = now
             defer {
                 discarded = state.discardedCleanups
                 state.discardedCleanups = []
-                if !state.pendingEvents.isEmpty {
-                    let events = state.pendingEvents
-                    state.pendingEvents = []
-                    for registration in state.observers {
-                        registration.queue.async {
-                            for event in events { registration.observer.backgroundTaskEventOccurred(event) }
-                        }
-                    }
-                }
+                state.ledger.flushEvents()
             }
             return body(&state)
         }
@@ -190,19 +189,27 @@ package final class TaskEngine: Sendable {
         case .none:
             return
         case .beginAssertion(let key, let name, let callSite, let begun):
-            let identifier = backend.beginBackgroundTask(named: name) { [self] in
+            let handler: @MainActor @Sendable () -> Void = { [self] in
                 let thread = ObjectIdentifier(Thread.current)
                 perform(withState { $0.expire(slotKey: key, thread: thread) })
             }
-            if let identifier, let recorder = backend as? any CallSiteRecordingBackend {
-                recorder.recordCallSite(callSite, for: identifier)
-            }
+            let identifier =
+                if let callSiteAwareBackend {
+                    callSiteAwareBackend.beginBackgroundTask(
+                        named: name, callSite: callSite, expirationHandler: handler)
+                } else {
+                    backend.beginBackgroundTask(named: name, expirationHandler: handler)
+                }
             perform(withState { $0.assertionBegan(slotKey: key, identifier: identifier) })
             begun.signal()
-        case .runCleanupsThenEnd(let expiring, let identifiers, let finishesExpiry, let awaitingBegins):
+        case .runCleanupsThenEnd(let expiring, let identifiers, let finishesExpiry, let awaitingBegins, let bySafetyNet):
             runOnMainActor(expiring)
             for identifier in identifiers {
-                backend.endBackgroundTask(identifier)
+                if let callSiteAwareBackend {
+                    callSiteAwareBackend.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
+                } else {
+                    backend.endBackgroundTask(identifier)
+                }
             }
             for begun in awaitingBegins {
                 // The begin ends its assertion as soon as it returns; let that happen before the
@@ -213,7 +220,7 @@ package final class TaskEngine: Sendable {
                 withState { $0.expiryFinished() }
             }
         case .scheduleLinger(let generation):
-            options.schedule(options.linger) { [self] in
+            clock.schedule(options.linger) { [self] in
                 perform(withState { $0.lingerElapsed(generation: generation) })
             }
         }
@@ -242,9 +249,9 @@ package final class TaskEngine: Sendable {
     private func runCleanups(_ tasks: [ExpiringTask]) {
         for task in tasks {
             withState { $0.emit(.expirationHandlerEntered, name: task.name, callSite: task.callSite) }
-            let start = options.now()
+            let start = clock.now()
             task.cleanup?()
-            let duration = options.now() - start
+            let duration = clock.now() - start
             withState {
                 $0.emit(.expirationHandlerExited(duration: duration), name: task.name, callSite: task.callSite)
             }
