@@ -13,6 +13,9 @@ public enum BGTask {
           --scenario ID         Run only this scenario (repeatable).
           --variant NAME        Run only this variant (repeatable).
           --list                List the scenarios and their variants instead of running them.
+          --explain ID          Run scenario ID's naive flow through a DiagnosingBackend and print
+                                what the diagnostics show: events, the report per call site, and
+                                the line to fix (with --format json: the report as JSON).
 
         OTHER:
           -h, --help            Show this text.

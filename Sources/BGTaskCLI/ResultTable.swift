@@ -11,16 +11,7 @@ enum ResultTable {
                 "\(formatSeconds(result.time)) s",
             ]
         }
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
-        }
-        let lines = ([header] + rows).map { row in
-            row.enumerated()
-                .map { column, cell in
-                    column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                }
-                .joined(separator: "  ")
-        }
+        let lines = TextTable.render(header: header, rows: rows)
         let terminated = results.filter { $0.outcome == .terminated }.count
         let summary = "\(results.count) runs: \(terminated) terminated, \(results.count - terminated) clean"
         return (lines + ["", summary]).joined(separator: "\n") + "\n"

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import BackgroundTaskScenarios
 import BackgroundTaskSimulation
 import Foundation
@@ -12,13 +13,15 @@ struct SimulateCommand {
     var scenarioIDs: [String] = []
     var variantNames: [String] = []
     var listOnly = false
+    /// `--explain ID`: explain this scenario's naive flow instead of running the catalog.
+    var explainID: String?
 
     static func parse(_ arguments: [String]) -> Result<SimulateCommand, UsageError> {
         var command = SimulateCommand()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--format", "--scenario", "--variant":
+            case "--format", "--scenario", "--variant", "--explain":
                 guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
                     return .failure(UsageError(message: "\(argument) needs a value"))
                 }
@@ -28,12 +31,19 @@ struct SimulateCommand {
                         return .failure(UsageError(message: "unknown format '\(value)' (use table or json)"))
                     }
                     command.format = format
-                case "--scenario":
+                case "--scenario", "--explain":
                     guard ScenarioCatalog.scenario(withID: value) != nil else {
                         let known = ScenarioCatalog.all.map(\.id).joined(separator: ", ")
                         return .failure(UsageError(message: "unknown scenario '\(value)' (known: \(known))"))
                     }
-                    command.scenarioIDs.append(value)
+                    if argument == "--explain" {
+                        guard command.explainID == nil else {
+                            return .failure(UsageError(message: "--explain takes one scenario"))
+                        }
+                        command.explainID = value
+                    } else {
+                        command.scenarioIDs.append(value)
+                    }
                 default:
                     command.variantNames.append(value)
                 }
@@ -42,6 +52,9 @@ struct SimulateCommand {
             default:
                 return .failure(UsageError(message: "unknown option '\(argument)' for simulate"))
             }
+        }
+        if command.explainID != nil, command.listOnly || !command.scenarioIDs.isEmpty || !command.variantNames.isEmpty {
+            return .failure(UsageError(message: "--explain cannot be combined with --list, --scenario or --variant"))
         }
         return .success(command)
     }
@@ -60,6 +73,9 @@ struct SimulateCommand {
 
     @MainActor
     func run() async -> CommandResult {
+        if let explainID {
+            return await explain(explainID)
+        }
         let scenarios = selectedScenarios
         if listOnly {
             let lines = scenarios.map { "\($0.id) [\($0.variants.map(\.name).joined(separator: ", "))]: \($0.summary)" }
@@ -73,12 +89,46 @@ struct SimulateCommand {
         case .table:
             return .success(ResultTable.render(results))
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            guard let data = try? encoder.encode(results), let text = String(data: data, encoding: .utf8) else {
-                return CommandResult(exitStatus: 1, standardError: "error: could not encode the results as JSON\n")
-            }
-            return .success(text + "\n")
+            return Self.json(results)
         }
     }
+
+    @MainActor
+    private func explain(_ id: String) async -> CommandResult {
+        guard let scenario = ScenarioCatalog.scenario(withID: id),
+            let explanation = await ScenarioRunner.explain(scenario)
+        else {
+            return .usageError("scenario '\(id)' has no naive flow to explain")
+        }
+        switch format {
+        case .table:
+            return .success(ExplanationText.render(explanation, summary: scenario.summary))
+        case .json:
+            return Self.json(
+                ExplanationJSON(
+                    scenario: explanation.scenario,
+                    result: explanation.result,
+                    leakingCallSites: explanation.leakingCallSites,
+                    report: explanation.report
+                )
+            )
+        }
+    }
+
+    private static func json(_ value: some Encodable) -> CommandResult {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else {
+            return CommandResult(exitStatus: 1, standardError: "error: could not encode the results as JSON\n")
+        }
+        return .success(text + "\n")
+    }
+}
+
+/// The JSON of `bgtask simulate --explain ID --format json`.
+private struct ExplanationJSON: Encodable {
+    let scenario: String
+    let result: ScenarioResult
+    let leakingCallSites: [BackgroundTaskCallSite]
+    let report: BackgroundTaskReport
 }

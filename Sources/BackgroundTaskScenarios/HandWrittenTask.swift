@@ -6,15 +6,23 @@ import BackgroundTaskKit
 /// The `correct` variants use it; it is scenario code, not part of the library.
 @MainActor
 final class HandWrittenTask {
-    private let backend: any BackgroundTaskBackend
+    private let backend: RawBackend
     private var identifier: BackgroundTaskIdentifier?
     private var expired = false
     private var ended = false
 
-    /// Begins the assertion; on expiry runs `cleanup`, then ends it.
-    init(_ name: String, backend: any BackgroundTaskBackend, cleanup: @escaping @MainActor @Sendable () -> Void = {}) {
+    /// Begins the assertion; on expiry runs `cleanup`, then ends it. The call site is the caller's.
+    init(
+        _ name: String,
+        backend: RawBackend,
+        cleanup: @escaping @MainActor @Sendable () -> Void = {},
+        fileID: String = #fileID,
+        line: Int = #line,
+        function: String = #function
+    ) {
         self.backend = backend
-        identifier = backend.beginBackgroundTask(named: name) { [self] in
+        identifier = backend.beginBackgroundTask(named: name, fileID: fileID, line: line, function: function) {
+            [self] in
             expired = true
             cleanup()
             end()

@@ -11,12 +11,25 @@ public struct Scenario: Sendable, Identifiable {
     /// The ways the flow is written: ``ScenarioVariant/naive`` first, then the correct flow run with
     /// raw calls (``ScenarioVariant/correct``) and with each face of the library.
     public let variants: [ScenarioVariant]
+    /// The buggy flow with its raw calls, for ``ScenarioRunner/explain(_:)``; `nil` when the scenario
+    /// was made from variants alone.
+    public let naiveFlow: (@MainActor @Sendable (BackgroundTaskSimulator, RawBackend) async -> Void)?
 
     /// Creates a scenario with exactly these variants.
     public init(id: String, summary: String, variants: [ScenarioVariant]) {
+        self.init(id: id, summary: summary, variants: variants, naiveFlow: nil)
+    }
+
+    private init(
+        id: String,
+        summary: String,
+        variants: [ScenarioVariant],
+        naiveFlow: (@MainActor @Sendable (BackgroundTaskSimulator, RawBackend) async -> Void)?
+    ) {
         self.id = id
         self.summary = summary
         self.variants = variants
+        self.naiveFlow = naiveFlow
     }
 
     /// Creates a scenario from its buggy flow and its correct flow, which is run once per way of
@@ -25,12 +38,12 @@ public struct Scenario: Sendable, Identifiable {
     /// - Parameters:
     ///   - id: The scenario's command-line name.
     ///   - summary: What goes wrong, in one sentence.
-    ///   - naive: The flow written the buggy way, with raw backend calls.
+    ///   - naive: The flow written the buggy way, with raw calls through a ``RawBackend``.
     ///   - flow: The same flow written correctly against a ``TaskStarter``.
     public init(
         id: String,
         summary: String,
-        naive: @escaping @MainActor @Sendable (BackgroundTaskSimulator) async -> Void,
+        naive: @escaping @MainActor @Sendable (BackgroundTaskSimulator, RawBackend) async -> Void,
         flow: @escaping @MainActor @Sendable (BackgroundTaskSimulator, any TaskStarter) async -> Void
     ) {
         let correct = ScenarioVariant.correctVariantNames.map { name in
@@ -38,8 +51,10 @@ public struct Scenario: Sendable, Identifiable {
                 await flow(simulator, ScenarioVariant.starter(named: name, simulator: simulator))
             }
         }
-        self.init(
-            id: id, summary: summary, variants: [ScenarioVariant(name: ScenarioVariant.naive, body: naive)] + correct)
+        let naiveVariant = ScenarioVariant(name: ScenarioVariant.naive) { simulator in
+            await naive(simulator, RawBackend(simulator))
+        }
+        self.init(id: id, summary: summary, variants: [naiveVariant] + correct, naiveFlow: naive)
     }
 
     /// The variant with this name, if the scenario has one.
@@ -90,7 +105,7 @@ public struct ScenarioVariant: Sendable {
             )
             return SafeTaskStarter(backend: simulator, manager: manager)
         default:
-            return HandWrittenStarter(backend: simulator)
+            return HandWrittenStarter(backend: RawBackend(simulator))
         }
     }
 }

@@ -26,12 +26,19 @@ public enum ScenarioRunner {
     ) async -> (result: ScenarioResult, simulator: BackgroundTaskSimulator) {
         let simulator = BackgroundTaskSimulator(configuration: configuration)
         await variant.body(simulator)
+        settle(simulator)
+        return (result(of: simulator, scenario: scenario.id, variant: variant.name), simulator)
+    }
+
+    /// Lets the clock settle after a flow; a flow that ends in the foreground still holding an
+    /// assertion is then sent to the background and settled again.
+    @MainActor
+    static func settle(_ simulator: BackgroundTaskSimulator) {
         simulator.advance(by: settlingTime)
         if simulator.appState == .foreground, !simulator.outstanding.isEmpty {
             simulator.enterBackground()
             simulator.advance(by: settlingTime)
         }
-        return (result(of: simulator, scenario: scenario.id, variant: variant.name), simulator)
     }
 
     /// Runs every variant of every scenario, in catalog order.

@@ -147,7 +147,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
                 return
             }
             state.keys[identifier] = key
-            state.ledger.emit(.began, name: name, callSite: callSite)
+            state.ledger.noteGranted(key: key)
             if state.endedWhileBeginning.remove(identifier) != nil {
                 state.finish(identifier, bySafetyNet: false)
             }

@@ -86,12 +86,20 @@ struct TaskLedger {
     /// A begun task runs from now on (it holds, or waits for, an assertion).
     mutating func noteRunning(key: UInt64, name: String?, callSite: BackgroundTaskCallSite) {
         running[key] = Entry(name: name, callSite: callSite, beganAt: operationTime)
-        highWaterMark = max(highWaterMark, running.count)
         statistics[callSite]?.outstanding += 1
         if let limit, !limitApproachReported, running.count * 5 >= limit * 4 {
             limitApproachReported = true
             emit(.limitApproaching(outstanding: running.count, limit: limit), name: name, callSite: callSite)
         }
+    }
+
+    /// The running task `key` got its assertion: it counts toward the high-water mark, and observers
+    /// hear ``BackgroundTaskEvent/Kind/began``. (Counting at the grant keeps a begin the system refuses
+    /// out of the mark.)
+    mutating func noteGranted(key: UInt64) {
+        guard let entry = running[key] else { return }
+        highWaterMark = max(highWaterMark, running.count)
+        emit(.began, name: entry.name, callSite: entry.callSite)
     }
 
     /// The running task `key` finished; with `announce`, observers hear the ending's event. Does

@@ -7,8 +7,7 @@ extension Scenario {
     static let captureBeforeAssignment = Scenario(
         id: "capture-before-assignment",
         summary: "The handler captured the identifier's value before begin returned it.",
-        naive: { simulator in
-            let backend: any BackgroundTaskBackend = simulator
+        naive: { simulator, backend in
             simulator.enterBackground()
             var identifier: BackgroundTaskIdentifier? = nil
             identifier = backend.beginBackgroundTask(named: "Sync contacts") { [identifier] in

@@ -8,8 +8,8 @@ extension Scenario {
     static let doubleEnd = Scenario(
         id: "double-end",
         summary: "Handler and completion both end a shared identifier: a double end, and a leak.",
-        naive: { simulator in
-            let engine = NaiveSyncEngine(backend: simulator)
+        naive: { simulator, backend in
+            let engine = NaiveSyncEngine(backend: backend)
             simulator.enterBackground()
             engine.startJob("Sync contacts")
             simulator.advance(by: 1)
@@ -36,10 +36,10 @@ extension Scenario {
 /// Ends its one stored identifier from both the handler and the completion, never resetting it.
 @MainActor
 private final class NaiveSyncEngine {
-    let backend: any BackgroundTaskBackend
+    let backend: RawBackend
     var taskIdentifier: BackgroundTaskIdentifier?
 
-    init(backend: any BackgroundTaskBackend) {
+    init(backend: RawBackend) {
         self.backend = backend
     }
 

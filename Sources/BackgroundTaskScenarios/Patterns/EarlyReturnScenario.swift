@@ -7,8 +7,7 @@ extension Scenario {
     static let earlyReturn = Scenario(
         id: "early-return",
         summary: "A guard returns early between begin and end, and the handler does not end the task.",
-        naive: { simulator in
-            let backend: any BackgroundTaskBackend = simulator
+        naive: { simulator, backend in
             let save = CancellableWork()
             simulator.enterBackground()
             let changes: [String] = []

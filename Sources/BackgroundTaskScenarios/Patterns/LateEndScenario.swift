@@ -8,8 +8,7 @@ extension Scenario {
     static let lateEnd = Scenario(
         id: "late-end",
         summary: "The expiration handler ends the task asynchronously, after the handlers are over.",
-        naive: { simulator in
-            let backend: any BackgroundTaskBackend = simulator
+        naive: { simulator, backend in
             let box = IdentifierBox()
             simulator.enterBackground()
             box.value = backend.beginBackgroundTask(named: "Refresh feed") {

@@ -6,8 +6,7 @@ extension Scenario {
     static let missingHandler = Scenario(
         id: "missing-handler",
         summary: "The task is begun without an expiration handler and its work outlasts the budget.",
-        naive: { simulator in
-            let backend: any BackgroundTaskBackend = simulator
+        naive: { simulator, backend in
             simulator.enterBackground()
             let identifier = backend.beginBackgroundTask(named: "Upload log", expirationHandler: nil)
             simulator.advance(by: 45)  // the upload takes 45 s

@@ -7,8 +7,8 @@ extension Scenario {
     static let propertyOverwrite = Scenario(
         id: "property-overwrite",
         summary: "One property holds the identifier; a second export overwrites it and the first leaks.",
-        naive: { simulator in
-            let exporter = NaivePhotoExporter(backend: simulator)
+        naive: { simulator, backend in
+            let exporter = NaivePhotoExporter(backend: backend)
             simulator.enterBackground()
             exporter.startExport("Export album 1")
             simulator.advance(by: 1)
@@ -34,10 +34,10 @@ extension Scenario {
 /// Keeps one identifier for however many exports are running.
 @MainActor
 private final class NaivePhotoExporter {
-    let backend: any BackgroundTaskBackend
+    let backend: RawBackend
     var taskIdentifier: BackgroundTaskIdentifier?
 
-    init(backend: any BackgroundTaskBackend) {
+    init(backend: RawBackend) {
         self.backend = backend
     }
 

@@ -7,8 +7,7 @@ extension Scenario {
     static let slowHandler = Scenario(
         id: "slow-handler",
         summary: "The expiration handler spends 8 s closing a database before it ends the task.",
-        naive: { simulator in
-            let backend: any BackgroundTaskBackend = simulator
+        naive: { simulator, backend in
             let box = IdentifierBox()
             simulator.enterBackground()
             box.value = backend.beginBackgroundTask(named: "Import photos") {

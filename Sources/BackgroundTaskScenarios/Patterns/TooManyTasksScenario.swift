@@ -6,9 +6,9 @@ extension Scenario {
     static let tooManyTasks = Scenario(
         id: "too-many-tasks",
         summary: "Every cache write begins its own task; 1,001 queued writes cross the assertion limit.",
-        naive: { simulator in
+        naive: { simulator, backend in
             let writes = (1...1001).map { index in
-                HandWrittenTask("Cache write \(index)", backend: simulator)
+                HandWrittenTask("Cache write \(index)", backend: backend)
             }
             simulator.advance(by: 2)  // the disk queue drains
             for write in writes { write.end() }

@@ -25,7 +25,7 @@ public protocol RunningTask: AnyObject {
 
 /// The raw calls written correctly: ``HandWrittenTask``.
 struct HandWrittenStarter: TaskStarter {
-    let backend: any BackgroundTaskBackend
+    let backend: RawBackend
 
     func start(_ name: String, cleanup: @escaping @MainActor @Sendable () -> Void) async -> any RunningTask {
         HandWrittenRunningTask(HandWrittenTask(name, backend: backend, cleanup: cleanup))

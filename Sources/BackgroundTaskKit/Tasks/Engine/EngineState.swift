@@ -136,7 +136,7 @@ struct EngineState {
             slots[key] = shared
             record.slotKey = key
             tasks[token] = record
-            emit(.began, for: record)  // the shared assertion is granted already
+            ledger.noteGranted(key: token.rawValue)  // the shared assertion is granted already
             return (token, .none)
         }
         let key = token.rawValue
@@ -181,7 +181,7 @@ struct EngineState {
         slot.identifier = identifier
         slots[key] = slot
         for token in slot.users.sorted() {
-            if let record = tasks[token], record.status == .running { emit(.began, for: record) }
+            if tasks[token]?.status == .running { ledger.noteGranted(key: token.rawValue) }
         }
         return .none
     }
