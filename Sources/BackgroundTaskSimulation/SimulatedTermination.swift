@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// The exception code iOS puts in the crash report of an app it killed.
@@ -59,12 +60,4 @@ public struct SimulatedTermination: Equatable, Sendable, CustomStringConvertible
         let held = heldAssertions.map(\.description).joined(separator: ", ")
         return "terminated \(code) at \(formatSeconds(time)) s (\(reason.rawValue)); held: \(held)"
     }
-}
-
-/// Seconds printed without a needless fraction: `30`, `30.5`.
-package func formatSeconds(_ seconds: TimeInterval) -> String {
-    if seconds == seconds.rounded(), abs(seconds) < 1e15 {
-        return String(Int64(seconds))
-    }
-    return String(format: "%.3f", seconds).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
 }

@@ -25,12 +25,37 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
         /// ``BackgroundTaskManager/Configuration/staleTaskAge`` (30 s by default, when iOS prints its
         /// "created over 30 seconds ago" warning). Reported once per task.
         case stale(age: TimeInterval)
-        /// A manager's running tasks reached 80 % of its cap (reported once per crossing).
+        /// A manager's running tasks reached 80 % of its cap, or a diagnosing backend's held
+        /// assertions 80 % of its limit (reported once per crossing).
         case limitApproaching(outstanding: Int, limit: Int)
+    }
+
+    /// Tells one task's events from another's: equal for every event of the same task, different
+    /// for tasks of different managers or backends.
+    public struct TaskID: Hashable, Sendable, CustomStringConvertible {
+        /// The manager or diagnosing backend that reported the task, while it is alive.
+        let source: ObjectIdentifier?
+        /// The task's number at its manager or backend: 1 for the first task begun there, and so on.
+        public let number: UInt64
+
+        /// A task ID with this number and no source (for tests of observers).
+        public init(number: UInt64) {
+            self.init(source: nil, number: number)
+        }
+
+        init(source: ObjectIdentifier?, number: UInt64) {
+            self.source = source
+            self.number = number
+        }
+
+        /// `#` and the number.
+        public var description: String { "#\(number)" }
     }
 
     /// What happened.
     public var kind: Kind
+    /// Which task it happened to; pairs a task's ``Kind/began`` with how it finished.
+    public var taskID: TaskID
     /// The task's name, if it has one.
     public var name: String?
     /// Where the task was begun.
@@ -39,8 +64,15 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
     public var time: TimeInterval
 
     /// Creates an event.
-    public init(kind: Kind, name: String?, callSite: BackgroundTaskCallSite, time: TimeInterval) {
+    public init(
+        kind: Kind,
+        taskID: TaskID = TaskID(number: 0),
+        name: String?,
+        callSite: BackgroundTaskCallSite,
+        time: TimeInterval
+    ) {
         self.kind = kind
+        self.taskID = taskID
         self.name = name
         self.callSite = callSite
         self.time = time

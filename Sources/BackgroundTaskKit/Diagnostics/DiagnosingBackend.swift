@@ -95,6 +95,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         let staleTaskAge = configuration.staleTaskAge.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         let limit = configuration.assertionLimit.map { max($0, 1) }
         self.state = Locked(State(ledger: TaskLedger(limit: limit, staleTaskAge: staleTaskAge)))
+        state.withLock { $0.ledger.source = ObjectIdentifier(self) }
     }
 
     // MARK: - BackgroundTaskBackend
@@ -235,8 +236,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     private func runExpirationHandler(_ handler: @MainActor @Sendable () -> Void, key: UInt64) {
         let entry = withState { state -> TaskLedger.Entry? in
             guard let entry = state.ledger.entry(key), state.expired.insert(key).inserted else { return nil }
-            state.ledger.emit(.expired, name: entry.name, callSite: entry.callSite)
-            state.ledger.emit(.expirationHandlerEntered, name: entry.name, callSite: entry.callSite)
+            state.ledger.emit(.expired, key: key, entry: entry)
+            state.ledger.emit(.expirationHandlerEntered, key: key, entry: entry)
             return entry
         }
         let start = clock.now()
@@ -244,7 +245,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         guard let entry else { return }
         let duration = clock.now() - start
         withState {
-            $0.ledger.emit(.expirationHandlerExited(duration: duration), name: entry.name, callSite: entry.callSite)
+            $0.ledger.emit(.expirationHandlerExited(duration: duration), key: key, entry: entry)
         }
     }
 

@@ -43,6 +43,8 @@ struct TaskLedger {
     private(set) var statistics: [BackgroundTaskCallSite: CallSiteStatistics] = [:]
     /// The most tasks running at once.
     private(set) var highWaterMark = 0
+    /// The owner (a manager's engine or a diagnosing backend), for the events' task IDs.
+    var source: ObjectIdentifier?
     /// The clock's time of the current operation; the owner sets it before each operation.
     var operationTime: TimeInterval = 0
     /// The observers, each with its own serial delivery queue.
@@ -78,9 +80,10 @@ struct TaskLedger {
     }
 
     /// A begun task was refused before it ran.
-    mutating func noteRefused(name: String?, callSite: BackgroundTaskCallSite, error: BackgroundTaskError) {
+    mutating func noteRefused(key: UInt64, name: String?, callSite: BackgroundTaskCallSite, error: BackgroundTaskError)
+    {
         statistics[callSite]?.refused += 1
-        emit(.refused(error), name: name, callSite: callSite)
+        emit(.refused(error), key: key, name: name, callSite: callSite)
     }
 
     /// A begun task runs from now on (it holds, or waits for, an assertion).
@@ -89,7 +92,7 @@ struct TaskLedger {
         statistics[callSite]?.outstanding += 1
         if let limit, !limitApproachReported, running.count * 5 >= limit * 4 {
             limitApproachReported = true
-            emit(.limitApproaching(outstanding: running.count, limit: limit), name: name, callSite: callSite)
+            emit(.limitApproaching(outstanding: running.count, limit: limit), key: key, name: name, callSite: callSite)
         }
     }
 
@@ -99,7 +102,7 @@ struct TaskLedger {
     mutating func noteGranted(key: UInt64) {
         guard let entry = running[key] else { return }
         highWaterMark = max(highWaterMark, running.count)
-        emit(.began, name: entry.name, callSite: entry.callSite)
+        emit(.began, key: key, entry: entry)
     }
 
     /// The running task `key` finished; with `announce`, observers hear the ending's event. Does
@@ -108,7 +111,7 @@ struct TaskLedger {
         guard let entry = running.removeValue(forKey: key) else { return }
         statistics[entry.callSite]?[keyPath: ending.counter] += 1
         statistics[entry.callSite]?.outstanding -= 1
-        if announce { emit(Self.event(for: ending), name: entry.name, callSite: entry.callSite) }
+        if announce { emit(Self.event(for: ending), key: key, entry: entry) }
         if let limit, running.count * 5 < limit * 4 {
             limitApproachReported = false
         }
@@ -138,17 +141,25 @@ struct TaskLedger {
             }
             let age = operationTime - entry.beganAt
             guard age >= staleTaskAge else { return }
-            emit(.stale(age: age), name: entry.name, callSite: entry.callSite)
+            emit(.stale(age: age), key: staleCursor, entry: entry)
             staleCursor += 1
         }
     }
 
     // MARK: - Events
 
-    /// Queues an event about a task for the observers, if any.
-    mutating func emit(_ kind: BackgroundTaskEvent.Kind, name: String?, callSite: BackgroundTaskCallSite) {
+    /// Queues an event about task `key` for the observers, if any.
+    mutating func emit(_ kind: BackgroundTaskEvent.Kind, key: UInt64, name: String?, callSite: BackgroundTaskCallSite) {
         guard observed else { return }
-        pendingEvents.append(BackgroundTaskEvent(kind: kind, name: name, callSite: callSite, time: operationTime))
+        let taskID = BackgroundTaskEvent.TaskID(source: source, number: key)
+        pendingEvents.append(
+            BackgroundTaskEvent(kind: kind, taskID: taskID, name: name, callSite: callSite, time: operationTime)
+        )
+    }
+
+    /// Queues an event about the running task `key` for the observers, if any.
+    mutating func emit(_ kind: BackgroundTaskEvent.Kind, key: UInt64, entry: Entry) {
+        emit(kind, key: key, name: entry.name, callSite: entry.callSite)
     }
 
     /// Hands the queued events to each observer's queue. Only enqueues: observers run on their own

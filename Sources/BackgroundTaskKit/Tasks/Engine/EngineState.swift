@@ -13,6 +13,7 @@ package typealias ExpirationCleanup = @MainActor @Sendable () -> Void
 
 /// A task an expiry ends: its cleanup, and what observers are told about it.
 struct ExpiringTask: Sendable {
+    let token: TaskToken
     let cleanup: ExpirationCleanup?
     let name: String?
     let callSite: BackgroundTaskCallSite
@@ -122,7 +123,7 @@ struct EngineState {
             if let cleanup { discardedCleanups.append(cleanup) }
             record.cleanup = nil
             tasks[token] = record
-            ledger.noteRefused(name: name, callSite: callSite, error: refusal)
+            ledger.noteRefused(key: token.rawValue, name: name, callSite: callSite, error: refusal)
             return (token, .none)
         }
         ledger.noteRunning(key: token.rawValue, name: name, callSite: callSite)
@@ -268,7 +269,9 @@ struct EngineState {
         var expiringTasks: [ExpiringTask] = []
         for token in expiringTokens.sorted() {
             guard let record = tasks[token], record.status == .running else { continue }
-            expiringTasks.append(ExpiringTask(cleanup: record.cleanup, name: record.name, callSite: record.callSite))
+            expiringTasks.append(
+                ExpiringTask(token: token, cleanup: record.cleanup, name: record.name, callSite: record.callSite)
+            )
             finish(token, as: .expired, ending: .expired)
         }
         expiriesInProgress += 1
@@ -285,14 +288,9 @@ struct EngineState {
         ledger.checkStale()
     }
 
-    /// Queues an event about `record` for the observers, if any.
-    mutating func emit(_ kind: BackgroundTaskEvent.Kind, for record: TaskRecord) {
-        ledger.emit(kind, name: record.name, callSite: record.callSite)
-    }
-
-    /// Queues an event about a task for the observers, if any.
-    mutating func emit(_ kind: BackgroundTaskEvent.Kind, name: String?, callSite: BackgroundTaskCallSite) {
-        ledger.emit(kind, name: name, callSite: callSite)
+    /// Queues an event about an expiring task for the observers, if any.
+    mutating func emit(_ kind: BackgroundTaskEvent.Kind, for task: ExpiringTask) {
+        ledger.emit(kind, key: task.token.rawValue, name: task.name, callSite: task.callSite)
     }
 
     /// Moves a running task to its final status, dropping its cleanup and counting how it ended.

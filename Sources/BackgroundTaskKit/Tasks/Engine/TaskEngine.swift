@@ -63,6 +63,7 @@ package final class TaskEngine: Sendable {
             now: options.now ?? backendClock.now, schedule: options.schedule ?? backendClock.schedule)
         self.options = options
         self.state = Locked(EngineState(options: options))
+        state.withLock { $0.ledger.source = ObjectIdentifier(self) }
     }
 
     /// Begins one task on a new standalone engine: what every face that is not in a manager does.
@@ -248,12 +249,12 @@ package final class TaskEngine: Sendable {
     @MainActor
     private func runCleanups(_ tasks: [ExpiringTask]) {
         for task in tasks {
-            withState { $0.emit(.expirationHandlerEntered, name: task.name, callSite: task.callSite) }
+            withState { $0.emit(.expirationHandlerEntered, for: task) }
             let start = clock.now()
             task.cleanup?()
             let duration = clock.now() - start
             withState {
-                $0.emit(.expirationHandlerExited(duration: duration), name: task.name, callSite: task.callSite)
+                $0.emit(.expirationHandlerExited(duration: duration), for: task)
             }
         }
     }
