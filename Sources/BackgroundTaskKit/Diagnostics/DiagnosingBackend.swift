@@ -62,22 +62,15 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         var keys: [BackgroundTaskIdentifier: UInt64] = [:]
         /// Held assertions whose expiration handler has run.
         var expired: Set<UInt64> = []
-        /// Begins that have not returned yet.
-        var beginsInFlight = 0
-        /// Identifiers ended while a begin was in flight before it returned them (a handler the
-        /// system called during `beginBackgroundTask` may end its assertion at once).
-        var endedWhileBeginning: Set<BackgroundTaskIdentifier> = []
 
-        /// Records the end of a held assertion; `false` when `identifier` is not one.
-        @discardableResult
-        mutating func finish(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) -> Bool {
-            guard let key = keys.removeValue(forKey: identifier) else { return false }
+        /// Records the end of a held assertion; does nothing when `identifier` is not one.
+        mutating func finish(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
+            guard let key = keys.removeValue(forKey: identifier) else { return }
             if expired.remove(key) != nil {
                 ledger.noteFinished(key: key, as: .expired, announce: false)
             } else {
                 ledger.noteFinished(key: key, as: bySafetyNet ? .endedBySafetyNet : .ended)
             }
-            return true
         }
     }
 
@@ -127,7 +120,6 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
             state.ledger.checkStale()
             state.ledger.noteBegin(key: key, name: name, callSite: callSite)
             state.ledger.noteRunning(key: key, name: name, callSite: callSite)
-            state.beginsInFlight += 1
             return key
         }
         let handler = expirationHandler.map { handler in
@@ -140,18 +132,14 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
                 wrapped.beginBackgroundTask(named: name, expirationHandler: handler)
             }
         withState { state in
-            state.beginsInFlight -= 1
-            defer { if state.beginsInFlight == 0 { state.endedWhileBeginning.removeAll() } }
             guard let identifier else {
                 state.expired.remove(key)
                 state.ledger.noteFinished(key: key, as: .notGranted)
                 return
             }
+            // Nobody can end `identifier` before this begin returns it, so it is recorded in time.
             state.keys[identifier] = key
             state.ledger.noteGranted(key: key)
-            if state.endedWhileBeginning.remove(identifier) != nil {
-                state.finish(identifier, bySafetyNet: false)
-            }
         }
         return identifier
     }
@@ -164,9 +152,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// Ends an assertion through the wrapped backend, counted as caught by the safety net.
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
         withState { state in
-            if !state.finish(identifier, bySafetyNet: bySafetyNet), state.beginsInFlight > 0 {
-                state.endedWhileBeginning.insert(identifier)
-            }
+            state.finish(identifier, bySafetyNet: bySafetyNet)  // a foreign or ended identifier: nothing
             state.ledger.checkStale()  // after: the assertion ending now is not reported stale as it ends
         }
         if let wrappedCallSiteAware {

@@ -200,6 +200,26 @@ struct DiagnosingBackendTests {
         #expect((statistics.expired, statistics.outstanding) == (1, 0))
     }
 
+    @Test(arguments: [SimulatorFault.handlerOffMainActor, .handlerTwice, .handlerBeforeBeginReturns])
+    func aMisbehavingSystemHandlerIsReportedOnceAndLeavesTheLedgerBalanced(fault: SimulatorFault) async throws {
+        let simulator = BackgroundTaskSimulator(faults: [fault])
+        let diagnostics = DiagnosingBackend(wrapping: simulator)
+        let log = EventLog()
+        diagnostics.addObserver { log.record($0) }
+        simulator.enterBackground()
+        let task = SafeBackgroundTask.begin("Odd", backend: diagnostics, fileID: "F", line: 15, function: "f()")
+        simulator.advance(by: 31)
+        await drainMainActor()
+        task.end()
+        diagnostics.waitForObservers()
+
+        try simulator.expectEveryAssertionEndedOnce()
+        #expect(log.kinds.filter { $0 == .expired }.count == 1)
+        #expect(diagnostics.outstandingTasks.isEmpty)
+        let statistics = try #require(counters(diagnostics.report(), line: 15))
+        #expect((statistics.begun, statistics.expired, statistics.ended, statistics.outstanding) == (1, 1, 0, 0))
+    }
+
     @Test func endingAForeignOrEndedIdentifierChangesNoCounter() {
         let simulator = BackgroundTaskSimulator()
         let diagnostics = DiagnosingBackend(wrapping: simulator)
