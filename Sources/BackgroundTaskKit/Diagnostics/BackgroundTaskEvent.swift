@@ -10,7 +10,9 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
         case began
         /// Its owner ended it (or `endAll()` did).
         case ended
-        /// Time ran out: its cleanup ran and it was ended.
+        /// Time ran out. Reported as the expiry starts, before the cleanup or handler runs; a
+        /// manager's task is then ended, while an assertion seen by a ``DiagnosingBackend`` stays held
+        /// until something ends it.
         case expired
         /// Time ran out and the task's expiration cleanup is about to run (WWDC20's "Entered").
         case expirationHandlerEntered
@@ -22,7 +24,8 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
         /// It never ran: a manager refused it, or the system did.
         case refused(BackgroundTaskError)
         /// The task has been running for `age` seconds, over the manager's
-        /// ``BackgroundTaskManager/Configuration/staleTaskAge`` (30 s by default, when iOS prints its
+        /// ``BackgroundTaskManager/Configuration/staleTaskAge`` or the diagnosing backend's
+        /// ``DiagnosingBackend/Configuration/staleTaskAge`` (30 s by default, when iOS prints its
         /// "created over 30 seconds ago" warning). Reported once per task.
         case stale(age: TimeInterval)
         /// A manager's running tasks reached 80 % of its cap, or a diagnosing backend's held
@@ -79,7 +82,8 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
     }
 }
 
-/// Receives a ``BackgroundTaskManager``'s events: for logging, analytics or tests.
+/// Receives the events of a ``BackgroundTaskManager`` or a ``DiagnosingBackend``: for logging,
+/// analytics or tests.
 ///
 /// Each observer gets the events in order, on a serial queue of its own, never while the package
 /// holds a lock: a slow observer slows only itself, and an observer may begin or end tasks.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything a manager knows about the background tasks it began, as a value with a stable,
+/// Everything a manager (or a ``DiagnosingBackend``) knows about the tasks begun through it, as a
+/// value with a stable,
 /// versioned JSON encoding: the counters per call site, the tasks still running, and the most that
 /// were running at once.
 ///

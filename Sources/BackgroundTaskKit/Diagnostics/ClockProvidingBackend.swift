@@ -17,15 +17,33 @@ package struct BackendClock: Sendable {
     package let now: @Sendable () -> TimeInterval
     /// Runs the work after a delay in seconds.
     package let schedule: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void
+    /// The backend's own clock (the simulator's virtual time): timers on it cost no thread and fire
+    /// when the test moves the clock.
+    package let isVirtual: Bool
+
+    package init(
+        now: @escaping @Sendable () -> TimeInterval,
+        schedule: @escaping @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void,
+        isVirtual: Bool
+    ) {
+        self.now = now
+        self.schedule = schedule
+        self.isVirtual = isVirtual
+    }
 
     /// The backend's clock if it has one, otherwise the system's uptime and a global dispatch queue.
     package static func of(_ backend: any BackgroundTaskBackend) -> BackendClock {
         if let timed = backend as? any ClockProvidingBackend {
-            return BackendClock(now: { timed.currentTime() }, schedule: { timed.schedule(after: $0, $1) })
+            return BackendClock(
+                now: { timed.currentTime() },
+                schedule: { timed.schedule(after: $0, $1) },
+                isVirtual: true
+            )
         }
         return BackendClock(
             now: { ProcessInfo.processInfo.systemUptime },
-            schedule: { delay, work in DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: work) }
+            schedule: { delay, work in DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: work) },
+            isVirtual: false
         )
     }
 }

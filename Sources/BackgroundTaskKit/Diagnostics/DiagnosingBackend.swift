@@ -60,13 +60,11 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         var nextKey: UInt64 = 1
         /// Ledger keys of the assertions held, by identifier.
         var keys: [BackgroundTaskIdentifier: UInt64] = [:]
-        /// Held assertions whose expiration handler has run.
-        var expired: Set<UInt64> = []
 
         /// Records the end of a held assertion; does nothing when `identifier` is not one.
         mutating func finish(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
             guard let key = keys.removeValue(forKey: identifier) else { return }
-            if expired.remove(key) != nil {
+            if ledger.entry(key)?.expired == true {
                 ledger.noteFinished(key: key, as: .expired, announce: false)
             } else {
                 ledger.noteFinished(key: key, as: bySafetyNet ? .endedBySafetyNet : .ended)
@@ -122,6 +120,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
             state.ledger.noteRunning(key: key, name: name, callSite: callSite)
             return key
         }
+        scheduleStaleCheck()
         let handler = expirationHandler.map { handler in
             { @MainActor @Sendable [self] in self.runExpirationHandler(handler, key: key) }
         }
@@ -133,13 +132,14 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
             }
         withState { state in
             guard let identifier else {
-                state.expired.remove(key)
                 state.ledger.noteFinished(key: key, as: .notGranted)
                 return
             }
             // Nobody can end `identifier` before this begin returns it, so it is recorded in time.
             state.keys[identifier] = key
-            state.ledger.noteGranted(key: key)
+            // A handler the system ran inside this begin has already reported the expiry: no `began`
+            // after it.
+            state.ledger.noteGranted(key: key, announce: state.ledger.entry(key)?.expired != true)
         }
         return identifier
     }
@@ -152,8 +152,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// Ends an assertion through the wrapped backend, counted as caught by the safety net.
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
         withState { state in
+            state.ledger.checkStale()
             state.finish(identifier, bySafetyNet: bySafetyNet)  // a foreign or ended identifier: nothing
-            state.ledger.checkStale()  // after: the assertion ending now is not reported stale as it ends
         }
         if let wrappedCallSiteAware {
             wrappedCallSiteAware.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
@@ -221,8 +221,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     @MainActor
     private func runExpirationHandler(_ handler: @MainActor @Sendable () -> Void, key: UInt64) {
         let entry = withState { state -> TaskLedger.Entry? in
-            guard let entry = state.ledger.entry(key), state.expired.insert(key).inserted else { return nil }
-            state.ledger.emit(.expired, key: key, entry: entry)
+            guard let entry = state.ledger.noteExpiring(key: key) else { return nil }
             state.ledger.emit(.expirationHandlerEntered, key: key, entry: entry)
             return entry
         }
@@ -233,6 +232,13 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         withState {
             $0.ledger.emit(.expirationHandlerExited(duration: duration), key: key, entry: entry)
         }
+    }
+
+    /// On a backend with a virtual clock (the simulator), checks for stale assertions once this one
+    /// reaches the stale age, so the event comes with the simulator's own warning. No timer otherwise.
+    private func scheduleStaleCheck() {
+        guard clock.isVirtual, let age = state.withLock({ $0.ledger.staleTaskAge }) else { return }
+        clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
     }
 
     /// Runs `body` under the lock at the clock's current time, then hands its events to the observers'

@@ -29,6 +29,11 @@ struct TaskLedger {
         let name: String?
         let callSite: BackgroundTaskCallSite
         let beganAt: TimeInterval
+        /// Its assertion was granted (it counts toward the high-water mark).
+        var granted = false
+        /// Its expiry was reported while it still runs (a diagnosing backend's assertion is held
+        /// until something ends it); it is no longer checked for staleness.
+        var expired = false
     }
 
     /// Running tasks are reported as approaching this limit at 80 % of it; `nil`: never.
@@ -43,6 +48,8 @@ struct TaskLedger {
     private(set) var statistics: [BackgroundTaskCallSite: CallSiteStatistics] = [:]
     /// The most tasks running at once.
     private(set) var highWaterMark = 0
+    /// Running tasks whose assertion was granted.
+    private var grantedCount = 0
     /// The owner (a manager's engine or a diagnosing backend), for the events' task IDs.
     var source: ObjectIdentifier?
     /// The clock's time of the current operation; the owner sets it before each operation.
@@ -96,19 +103,34 @@ struct TaskLedger {
         }
     }
 
-    /// The running task `key` got its assertion: it counts toward the high-water mark, and observers
-    /// hear ``BackgroundTaskEvent/Kind/began``. (Counting at the grant keeps a begin the system refuses
-    /// out of the mark.)
-    mutating func noteGranted(key: UInt64) {
-        guard let entry = running[key] else { return }
-        highWaterMark = max(highWaterMark, running.count)
-        emit(.began, key: key, entry: entry)
+    /// The running task `key` got its assertion: it counts toward the high-water mark (only granted
+    /// tasks do, so begins still waiting for the system or refused by it never raise the mark), and,
+    /// with `announce`, observers hear ``BackgroundTaskEvent/Kind/began``.
+    mutating func noteGranted(key: UInt64, announce: Bool = true) {
+        guard var entry = running[key], !entry.granted else { return }
+        entry.granted = true
+        running[key] = entry
+        grantedCount += 1
+        highWaterMark = max(highWaterMark, grantedCount)
+        if announce { emit(.began, key: key, entry: entry) }
+    }
+
+    /// The expiry of the running task `key` began while it keeps running: observers hear
+    /// ``BackgroundTaskEvent/Kind/expired``. Returns the task, or `nil` when it is not running or its
+    /// expiry was already reported.
+    mutating func noteExpiring(key: UInt64) -> Entry? {
+        guard var entry = running[key], !entry.expired else { return nil }
+        entry.expired = true
+        running[key] = entry
+        emit(.expired, key: key, entry: entry)
+        return entry
     }
 
     /// The running task `key` finished; with `announce`, observers hear the ending's event. Does
     /// nothing if it is not running.
     mutating func noteFinished(key: UInt64, as ending: Ending, announce: Bool = true) {
         guard let entry = running.removeValue(forKey: key) else { return }
+        if entry.granted { grantedCount -= 1 }
         statistics[entry.callSite]?[keyPath: ending.counter] += 1
         statistics[entry.callSite]?.outstanding -= 1
         if announce { emit(Self.event(for: ending), key: key, entry: entry) }
@@ -135,12 +157,12 @@ struct TaskLedger {
     mutating func checkStale() {
         guard let staleTaskAge else { return }
         while staleCursor < keyBound {
-            guard let entry = running[staleCursor] else {
+            guard let entry = running[staleCursor], !entry.expired else {
                 staleCursor += 1
                 continue
             }
             let age = operationTime - entry.beganAt
-            guard age >= staleTaskAge else { return }
+            guard age >= staleTaskAge - 1e-9 else { return }  // a timer due at the stale age may round below it
             emit(.stale(age: age), key: staleCursor, entry: entry)
             staleCursor += 1
         }
@@ -209,7 +231,11 @@ struct TaskLedger {
         running.sorted { $0.key < $1.key }
             .map {
                 OutstandingBackgroundTask(
-                    name: $0.value.name, callSite: $0.value.callSite, age: operationTime - $0.value.beganAt)
+                    taskNumber: $0.key,
+                    name: $0.value.name,
+                    callSite: $0.value.callSite,
+                    age: operationTime - $0.value.beganAt
+                )
             }
     }
 }

@@ -70,6 +70,7 @@ struct DiagnosingBackendTests {
         diagnostics.waitForObservers()
 
         #expect(task.state == .expired)
+        // An expired assertion is not reported stale on top (its age passes 30 s inside the handler).
         #expect(log.kinds == [.began, .expired, .expirationHandlerEntered, .expirationHandlerExited(duration: 2)])
         #expect(log.all.map(\.time) == [0, 30, 30, 32])
         let statistics = try #require(counters(diagnostics.report(), line: 5))
@@ -215,9 +216,31 @@ struct DiagnosingBackendTests {
 
         try simulator.expectEveryAssertionEndedOnce()
         #expect(log.kinds.filter { $0 == .expired }.count == 1)
+        // `began`, if it comes at all, comes once and before the expiry.
+        #expect(log.kinds.filter { $0 == .began }.count <= 1)
+        #expect((log.kinds.firstIndex(of: .began) ?? -1) < (log.kinds.firstIndex(of: .expired) ?? -1))
+        let observer = UnifiedLoggingObserver(writer: NullLogWriter())
+        for event in log.all { observer.backgroundTaskEventOccurred(event) }
+        #expect(observer.openIntervalCount == 0)
         #expect(diagnostics.outstandingTasks.isEmpty)
         let statistics = try #require(counters(diagnostics.report(), line: 15))
         #expect((statistics.begun, statistics.expired, statistics.ended, statistics.outstanding) == (1, 1, 0, 0))
+    }
+
+    @Test func aCoalescingManagersLeakIsReportedAsCaughtByTheSafetyNetOnceTheLingerIsOver() throws {
+        let simulator = BackgroundTaskSimulator()
+        let diagnostics = DiagnosingBackend(wrapping: simulator)
+        let manager = BackgroundTaskManager(backend: diagnostics)  // coalescing, 0.5 s linger on the virtual clock
+        var task: SafeBackgroundTask? = try manager.beginTask("Forgotten", fileID: "F", line: 16, function: "f()")
+        _ = task
+        task = nil
+        simulator.advance(by: 0.4)
+        #expect(simulator.outstanding.count == 1)  // the shared assertion lingers
+        simulator.advance(by: 0.2)
+        #expect(simulator.outstanding.isEmpty)
+        let statistics = try #require(counters(diagnostics.report(), line: 16))
+        #expect((statistics.endedBySafetyNet, statistics.ended, statistics.outstanding) == (1, 0, 0))
+        #expect(manager.report().callSites.first?.endedBySafetyNet == 1)
     }
 
     @Test func endingAForeignOrEndedIdentifierChangesNoCounter() {

@@ -123,22 +123,30 @@ struct ObserverTests {
 
     // MARK: - Stale tasks
 
-    @Test func aTaskOverTheStaleAgeIsReportedOnceOnTheNextBeginOrEnd() throws {
-        let simulator = BackgroundTaskSimulator()
-        let manager = makeDiagnosedManager(simulator)
+    @Test func withoutAVirtualClockATaskOverTheStaleAgeIsReportedOnceOnTheNextBeginOrEnd() throws {
+        // A backend with no clock of its own, as on a device: no timer, only begins, ends and checks.
+        let clock = Locked<TimeInterval>(0)
+        let manager = BackgroundTaskManager(
+            backend: UnlimitedBackend(),
+            configuration: BackgroundTaskManager.Configuration(),
+            schedule: nil,
+            now: { clock.value }
+        )
         let log = EventLog()
         manager.addObserver { log.record($0) }
         let old = try manager.beginTask("Old", fileID: "App/Old.swift", line: 9, function: "old()")
-        simulator.advance(by: 10)
+        clock.withLock { $0 += 10 }
         let young = try manager.beginTask("Young")
-        simulator.advance(by: 25)  // Old is 35 s old, Young 25 s
+        clock.withLock { $0 += 25 }  // Old is 35 s old, Young 25 s
+        manager.waitForObservers()
+        #expect(!log.kinds.contains { if case .stale = $0 { true } else { false } })
         try manager.beginTask("Trigger").end()
         try manager.beginTask("Again").end()  // Old is not reported twice
         manager.waitForObservers()
         let stale = log.all.filter { if case .stale = $0.kind { true } else { false } }
         #expect(stale.map(\.kind) == [.stale(age: 35)])
         #expect(stale.first?.callSite == BackgroundTaskCallSite(fileID: "App/Old.swift", line: 9, function: "old()"))
-        simulator.advance(by: 10)
+        clock.withLock { $0 += 10 }
         manager.checkStaleTasks()  // Young is 35 s old now
         manager.waitForObservers()
         #expect(log.all.filter { if case .stale = $0.kind { true } else { false } }.map(\.name) == ["Old", "Young"])
@@ -146,16 +154,15 @@ struct ObserverTests {
         young.end()
     }
 
-    @Test func theStaleEventComesWhenTheSimulatorPrintsIOSsThirtySecondWarning() throws {
+    @Test func theStaleEventComesWhenTheSimulatorPrintsIOSsThirtySecondWarningWithoutATimerOfTheApps() throws {
         let simulator = BackgroundTaskSimulator()
-        let manager = makeDiagnosedManager(simulator)
+        let manager = BackgroundTaskManager(backend: simulator)  // no clock or timer passed in
         let log = EventLog()
         manager.addObserver { log.record($0) }
         let task = try manager.beginTask("Saving library", fileID: "App/Library.swift", line: 7, function: "save()")
-        for second in 1...40 {  // an app timer that checks once a second
-            simulator.schedule(after: TimeInterval(second)) { manager.checkStaleTasks() }
-        }
-        simulator.advance(by: 40)
+        simulator.advance(by: 12.25)
+        #expect(manager.outstandingTasks.map(\.age) == [12.25])  // ages on the virtual clock
+        simulator.advance(by: 27.75)
         manager.waitForObservers()
         let warning = simulator.log.first {
             if case .console(.taskCreatedTooLongAgo) = $0.event { true } else { false }

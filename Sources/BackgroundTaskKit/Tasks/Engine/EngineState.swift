@@ -45,6 +45,9 @@ struct AssertionSlot {
     var expired = false
     /// Coalescing: no users left, kept for the linger time; the generation of its linger timer.
     var lingerGeneration: UInt64?
+    /// Its last user left by the deinit safety net: the assertion's own end, when it comes (after the
+    /// linger, or once a begin in flight returns), is the safety net's too.
+    var releasedBySafetyNet = false
 }
 
 /// What the engine does once its lock is released.
@@ -134,6 +137,7 @@ struct EngineState {
         {
             shared.users.insert(token)
             shared.lingerGeneration = nil
+            shared.releasedBySafetyNet = false
             slots[key] = shared
             record.slotKey = key
             tasks[token] = record
@@ -177,7 +181,12 @@ struct EngineState {
         if slot.expired || slot.users.isEmpty {
             // Expired before the identifier was known, or ended meanwhile: end it now, once.
             slots[key] = nil
-            return .runCleanupsThenEnd(expiring: [], identifiers: [identifier], finishesExpiry: false)
+            return .runCleanupsThenEnd(
+                expiring: [],
+                identifiers: [identifier],
+                finishesExpiry: false,
+                bySafetyNet: !slot.expired && slot.releasedBySafetyNet
+            )
         }
         slot.identifier = identifier
         slots[key] = slot
@@ -196,6 +205,7 @@ struct EngineState {
         finish(token, as: .ended, ending: bySafetyNet ? .endedBySafetyNet : .ended)
         guard let key = record.slotKey, var slot = slots[key] else { return .none }
         slot.users.remove(token)
+        slot.releasedBySafetyNet = bySafetyNet
         guard slot.users.isEmpty, let identifier = slot.identifier else {
             slots[key] = slot  // still used, or still beginning (ended when granted)
             return .none
@@ -218,7 +228,8 @@ struct EngineState {
             slot.users.isEmpty, let identifier = slot.identifier
         else { return .none }
         slots[key] = nil
-        return .runCleanupsThenEnd(expiring: [], identifiers: [identifier], finishesExpiry: false)
+        return .runCleanupsThenEnd(
+            expiring: [], identifiers: [identifier], finishesExpiry: false, bySafetyNet: slot.releasedBySafetyNet)
     }
 
     /// Ends every running task and every held assertion, without cleanups.

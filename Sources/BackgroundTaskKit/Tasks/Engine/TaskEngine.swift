@@ -60,7 +60,10 @@ package final class TaskEngine: Sendable {
         self.callSiteAwareBackend = backend as? any CallSiteAwareBackend
         let backendClock = BackendClock.of(backend)
         self.clock = BackendClock(
-            now: options.now ?? backendClock.now, schedule: options.schedule ?? backendClock.schedule)
+            now: options.now ?? backendClock.now,
+            schedule: options.schedule ?? backendClock.schedule,
+            isVirtual: backendClock.isVirtual
+        )
         self.options = options
         self.state = Locked(EngineState(options: options))
         state.withLock { $0.ledger.source = ObjectIdentifier(self) }
@@ -100,6 +103,10 @@ package final class TaskEngine: Sendable {
             )
         }
         perform(action)
+        if clock.isVirtual, let age = options.staleTaskAge {
+            // On the simulator's clock, check when this task turns stale, as the simulator warns then.
+            clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
+        }
         return token
     }
 
