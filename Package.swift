@@ -16,7 +16,9 @@ let package = Package(
     products: [
         .library(name: "BackgroundTaskKit", targets: ["BackgroundTaskKit"]),
         .library(name: "BackgroundTaskKitTesting", targets: ["BackgroundTaskKitTesting"]),
+        .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
         .executable(name: "bgtask", targets: ["bgtask"]),
+        .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
     ],
     targets: [
         // The library: the seam, the real backends and (later) the safe wrappers.
@@ -27,15 +29,31 @@ let package = Package(
         .target(name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation"]),
         // The catalog of bug patterns, shared by `bgtask simulate` and the tests.
         .target(name: "BackgroundTaskScenarios", dependencies: ["BackgroundTaskKit", "BackgroundTaskSimulation"]),
+        // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
+        // and Objective-C. Depends on nothing, so other tools can embed it.
+        .target(name: "BackgroundTaskAudit"),
         // The command-line logic, kept apart from `main` so that it can be tested.
-        .target(name: "BGTaskCLI", dependencies: ["BackgroundTaskScenarios"]),
+        .target(name: "BGTaskCLI", dependencies: ["BackgroundTaskScenarios", "BackgroundTaskAudit"]),
         .executableTarget(name: "bgtask", dependencies: ["BGTaskCLI"]),
+        // `swift package audit-background-tasks`: runs `bgtask audit` over the package's source targets.
+        .plugin(
+            name: "AuditBackgroundTasks",
+            capability: .command(
+                intent: .custom(
+                    verb: "audit-background-tasks",
+                    description: "Finds risky raw background-task call sites in the package's sources"
+                )
+            ),
+            dependencies: ["bgtask"]
+        ),
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"]),
         .testTarget(
             name: "BackgroundTaskSimulationTests",
             dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskScenarios"]
         ),
         .testTarget(name: "BGTaskCLITests", dependencies: ["BGTaskCLI"]),
+        // The fixture corpus is sample code to scan, not code to compile.
+        .testTarget(name: "BackgroundTaskAuditTests", dependencies: ["BackgroundTaskAudit"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

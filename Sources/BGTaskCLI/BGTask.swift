@@ -7,6 +7,8 @@ public enum BGTask {
         COMMANDS:
           simulate    Run the catalog of background-task bug patterns on the iOS-policy simulator
                       and print how each variant ends.
+          audit       Scan Swift and Objective-C sources (PATH...) for risky raw background-task
+                      calls: bgtask audit PATH... (rules BT001-BT009, see Documentation/Audit.md).
 
         SIMULATE OPTIONS:
           --format table|json   Output format (default: table).
@@ -16,6 +18,19 @@ public enum BGTask {
           --explain ID          Run scenario ID's naive flow through a DiagnosingBackend and print
                                 what the diagnostics show: events, the report per call site, and
                                 the line to fix (with --format json: the report as JSON).
+
+        AUDIT OPTIONS:
+          --format text|json    Output format (default: text, one `path:line:column: severity:
+                                [BTnnn] message` line per finding and a summary line).
+          --fail-on SEVERITY    Exit with status 1 when a finding is at or above SEVERITY:
+                                note, warning (default), error, or never.
+          --allow GLOB          A wrapper path where raw begin calls are expected (repeatable;
+                                `*`, `**`, `?`, `[abc]`); BT001 is not reported there.
+          --max-file-size N     Skip files larger than N bytes (default: 8388608).
+          Suppress a finding with `// bgtask:ignore BT00x` on its line or the line above.
+          Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or I/O error.
+          Skipped files (binary, not UTF-8, too large, unreadable, link loops) are noted
+          on standard error.
 
         OTHER:
           -h, --help            Show this text.
@@ -37,6 +52,11 @@ public enum BGTask {
         case "simulate":
             switch SimulateCommand.parse(Array(arguments.dropFirst())) {
             case .success(let simulate): return await simulate.run()
+            case .failure(let error): return .usageError(error.message)
+            }
+        case "audit":
+            switch AuditCommand.parse(Array(arguments.dropFirst())) {
+            case .success(let audit): return await audit.run()
             case .failure(let error): return .usageError(error.message)
             }
         default:

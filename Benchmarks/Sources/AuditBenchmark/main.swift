@@ -1,0 +1,57 @@
+import BackgroundTaskAudit
+import Foundation
+
+// Usage: AuditBenchmark [--lines N] [--share S] [--runs R]
+// Writes a tree of about N lines (default 1,000,000) to a temporary folder, audits it R times
+// (default 3) for each share of files with background-task calls (default: 0.2 and 1.0), prints
+// the figures and removes the tree.
+
+var targetLines = 1_000_000
+var shares: [Double] = [0.2, 1.0]
+var runs = 3
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--lines": targetLines = arguments.popFirst().flatMap(Int.init) ?? targetLines
+    case "--share": shares = arguments.popFirst().flatMap(Double.init).map { [$0] } ?? shares
+    case "--runs": runs = arguments.popFirst().flatMap(Int.init) ?? runs
+    default:
+        FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
+        exit(2)
+    }
+}
+
+print("bgtask audit benchmark: \(ProcessInfo.processInfo.activeProcessorCount) processors")
+for share in shares {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("bgtask-audit-benchmark-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let summary = try CorpusGenerator(targetLines: targetLines, callSiteShare: share).write(into: root)
+    print(
+        "tree: \(summary.files) files, \(summary.lines) lines, \(summary.bytes / 1_000_000) MB; "
+            + "\(Int(share * 100))% of files with background-task calls"
+    )
+    var times: [Duration] = []
+    var findings = 0
+    for _ in 0..<runs {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = try await Auditor().audit(paths: [root.path])
+        times.append(clock.now - start)
+        findings = report.findings.count
+    }
+    times.sort()
+    let median = times[times.count / 2]
+    let seconds = Double(median.components.seconds) + Double(median.components.attoseconds) / 1e18
+    let best = times[0]
+    let bestSeconds = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
+    print(
+        String(
+            format: "  audit: median %.2f s, best %.2f s over %d runs (%.0f lines/s), %d findings",
+            seconds,
+            bestSeconds,
+            runs,
+            Double(summary.lines) / seconds,
+            findings
+        )
+    )
+}

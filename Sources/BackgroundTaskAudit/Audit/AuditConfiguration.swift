@@ -1,0 +1,35 @@
+/// What an audit reads and how it judges it.
+public struct AuditConfiguration: Sendable {
+    /// Paths of your own wrappers, where raw calls are expected (BT001 is not reported there; the other
+    /// rules still are).
+    public var allowedWrapperPaths: [GlobPattern]
+    /// Files larger than this many bytes are skipped with a note (generated code, data with a source
+    /// extension). The default is 8 MiB.
+    public var maximumFileSize: Int
+    /// Folder names never entered: `.build`, `Pods`, `Carthage`, `DerivedData`. Hidden folders (whose
+    /// names start with `.`) are skipped too.
+    public var skippedFolderNames: Set<String>
+
+    /// The default folders to skip.
+    public static let defaultSkippedFolderNames: Set<String> = [".build", "Pods", "Carthage", "DerivedData"]
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - allowedWrapperPaths: Globs of wrapper files (`--allow`).
+    ///   - maximumFileSize: The size above which files are skipped.
+    ///   - skippedFolderNames: Folder names never entered.
+    public init(
+        allowedWrapperPaths: [GlobPattern] = [],
+        maximumFileSize: Int = 8 * 1024 * 1024,
+        skippedFolderNames: Set<String> = AuditConfiguration.defaultSkippedFolderNames
+    ) {
+        self.allowedWrapperPaths = allowedWrapperPaths
+        self.maximumFileSize = maximumFileSize
+        self.skippedFolderNames = skippedFolderNames
+    }
+
+    func isAllowedWrapper(_ path: String) -> Bool {
+        allowedWrapperPaths.contains { $0.matches(path) }
+    }
+}

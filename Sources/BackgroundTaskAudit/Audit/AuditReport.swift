@@ -1,0 +1,41 @@
+/// The result of an audit: findings, in path and line order, and what was skipped.
+public struct AuditReport: Sendable {
+    /// The findings, sorted by path, line, column and rule.
+    public var findings: [Finding]
+    /// How many findings `bgtask:ignore` comments silenced.
+    public var suppressedCount: Int
+    /// How many files were read.
+    public var filesScanned: Int
+    /// Files and folders not read, each with its reason.
+    public var skipped: [SkippedFile]
+
+    /// Creates a report.
+    ///
+    /// - Parameters:
+    ///   - findings: The findings.
+    ///   - suppressedCount: How many were silenced.
+    ///   - filesScanned: How many files were read.
+    ///   - skipped: What was not read.
+    public init(findings: [Finding], suppressedCount: Int, filesScanned: Int, skipped: [SkippedFile]) {
+        self.findings = findings
+        self.suppressedCount = suppressedCount
+        self.filesScanned = filesScanned
+        self.skipped = skipped
+    }
+
+    /// How many findings have exactly this severity.
+    ///
+    /// - Parameter severity: The severity.
+    /// - Returns: The count.
+    public func count(of severity: Severity) -> Int {
+        findings.count { $0.severity == severity }
+    }
+
+    /// Whether any finding is at or above `severity`: what `--fail-on` checks.
+    ///
+    /// - Parameter severity: The threshold.
+    /// - Returns: `true` when the audit should fail.
+    public func hasFindings(atOrAbove severity: Severity) -> Bool {
+        findings.contains { $0.severity >= severity }
+    }
+}

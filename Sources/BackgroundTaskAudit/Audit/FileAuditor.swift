@@ -1,0 +1,87 @@
+/// Audits one file's bytes: checks they are text, runs every rule, applies suppressions.
+enum FileAuditor {
+    /// What auditing one file gave.
+    enum Outcome: Sendable {
+        case audited(findings: [Finding], suppressed: Int)
+        case skipped(SkippedFile)
+    }
+
+    /// Deeper brace nesting than this is not analysed.
+    static let maximumNesting = 256
+    /// More calls of the system APIs in one file than this are not analysed.
+    static let maximumCallSites = 4096
+
+    static func audit(
+        bytes: [UInt8],
+        path: String,
+        language: SourceLanguage,
+        configuration: AuditConfiguration
+    ) -> Outcome {
+        switch TextCheck.classify(bytes) {
+        case .binary:
+            return .skipped(SkippedFile(path: path, reason: .binary, detail: "binary file (contains NUL bytes)"))
+        case .invalidUTF8(let offset):
+            return .skipped(
+                SkippedFile(path: path, reason: .notUTF8, detail: "not valid UTF-8 (at byte \(offset))")
+            )
+        case .text:
+            break
+        }
+        guard CallSiteFinder.mayContainCalls(bytes) else { return .audited(findings: [], suppressed: 0) }
+        let syntax = SourceSyntax(bytes: bytes, language: language)
+        guard syntax.maximumDepth <= maximumNesting else {
+            return .skipped(
+                SkippedFile(
+                    path: path,
+                    reason: .tooComplex,
+                    detail: "braces nested deeper than \(maximumNesting) levels (not analysed)"
+                )
+            )
+        }
+        let analysis = FileAnalysis(
+            syntax: syntax,
+            path: path,
+            isAllowedWrapperPath: configuration.isAllowedWrapper(path)
+        )
+        guard !analysis.sites.isEmpty else { return .audited(findings: [], suppressed: 0) }
+        guard analysis.sites.count <= maximumCallSites else {
+            return .skipped(
+                SkippedFile(
+                    path: path,
+                    reason: .tooComplex,
+                    detail: "more than \(maximumCallSites) background-task calls in one file (not analysed)"
+                )
+            )
+        }
+        let suppressions = Suppressions(
+            syntax.suppressions,
+            tokenLines: syntax.suppressions.isEmpty ? [] : Set(syntax.tokens.map { Int($0.line) })
+        )
+        var findings: [Finding] = []
+        var suppressed = 0
+        var seen: Set<String> = []
+        for checker in RuleCatalog.checkers {
+            let rule = checker.rule
+            for hit in checker.hits(in: analysis) {
+                let token = syntax.tokens[hit.token]
+                guard seen.insert("\(rule.id):\(hit.token)").inserted else { continue }
+                if suppressions.silences(rule.id, onLine: Int(token.line)) {
+                    suppressed += 1
+                    continue
+                }
+                findings.append(
+                    Finding(
+                        ruleID: rule.id,
+                        severity: rule.severity,
+                        path: path,
+                        location: token.location,
+                        function: analysis.functionName(at: hit.token),
+                        message: hit.message
+                    )
+                )
+            }
+        }
+        findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
+        return .audited(findings: findings, suppressed: suppressed)
+    }
+}

@@ -1,0 +1,52 @@
+/// The bytes the lexer and the file checks look at.
+enum ASCII {
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let tab = UInt8(ascii: "\t")
+    static let space = UInt8(ascii: " ")
+    static let slash = UInt8(ascii: "/")
+    static let backslash = UInt8(ascii: "\\")
+    static let star = UInt8(ascii: "*")
+    static let quote = UInt8(ascii: "\"")
+    static let apostrophe = UInt8(ascii: "'")
+    static let backtick = UInt8(ascii: "`")
+    static let hash = UInt8(ascii: "#")
+    static let at = UInt8(ascii: "@")
+    static let caret = UInt8(ascii: "^")
+    static let dot = UInt8(ascii: ".")
+    static let plus = UInt8(ascii: "+")
+    static let minus = UInt8(ascii: "-")
+    static let openParenthesis = UInt8(ascii: "(")
+    static let closeParenthesis = UInt8(ascii: ")")
+
+    static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == space || byte == tab || byte == newline || byte == carriageReturn
+    }
+
+    /// Letters, `_`, `$`, and every non-ASCII byte (Swift allows Unicode identifiers).
+    static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
+    }
+
+    static func isIdentifierContinuation(_ byte: UInt8) -> Bool {
+        isIdentifierStart(byte) || isDigit(byte)
+    }
+
+    /// Operator characters that join into one token; `^` and `.` stand alone.
+    static func isOperator(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"), UInt8(ascii: "/"),
+            UInt8(ascii: "%"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "!"), UInt8(ascii: "&"),
+            UInt8(ascii: "|"), UInt8(ascii: "~"), UInt8(ascii: "?"):
+            true
+        default:
+            false
+        }
+    }
+}

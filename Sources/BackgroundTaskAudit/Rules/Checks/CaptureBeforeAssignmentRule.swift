@@ -1,0 +1,56 @@
+/// BT006: a handler that captures the identifier before the begin call has assigned it.
+///
+/// Objective-C: a local without `__block` is copied into the block when the block is created, before
+/// the call returns. Swift: a capture list (`[task] in`) copies it the same way; an optional or
+/// implicitly unwrapped local `var` read by its own handler is still `nil` when the handler runs
+/// before `beginBackgroundTask` has returned (begun off the main thread, little time left).
+enum CaptureBeforeAssignmentRule: RuleChecking {
+    static let rule = AuditRule(
+        id: "BT006",
+        severity: .error,
+        summary: "Identifier captured by its own handler before the begin call assigned it"
+    )
+
+    static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        analysis.begins.compactMap { site in
+            guard let handler = analysis.handlerScope(of: site), let binding = analysis.binding(of: site) else {
+                return nil
+            }
+            let body = analysis.bodyStart(of: handler)..<analysis.syntax.scopes[handler].close
+            let variable = analysis.syntax.tokens[binding.declaration ?? site.start].text
+            let name = binding.declaration == nil ? binding.written : variable
+            if analysis.syntax.isSwift {
+                if analysis.valueCaptures(of: handler).contains(name) {
+                    return RuleHit(
+                        token: site.nameToken,
+                        message: "The handler's capture list copies `\(name)` before this call has assigned it: the "
+                            + "handler ends the old value (nil or .invalid), the real task leaks, and "
+                            + "\(RuleText.terminated). Remove `\(name)` from the capture list, or use "
+                            + "SafeBackgroundTask, which captures the identifier for you."
+                    )
+                }
+                guard case .local = binding.storage, binding.isOptional, analysis.mentions(name, in: body) else {
+                    return nil
+                }
+                return RuleHit(
+                    token: site.nameToken,
+                    message: "The handler reads `\(name)`, an optional or implicitly unwrapped var that this very "
+                        + "call assigns: when the handler runs before beginBackgroundTask returns (a task begun off "
+                        + "the main thread with little time left) it is still nil, so the `!` traps or the end is "
+                        + "skipped and the task leaks until \(RuleText.terminated). Use SafeBackgroundTask, which "
+                        + "captures the identifier without that race."
+                )
+            }
+            guard case .local = binding.storage, !binding.isBlockQualified, analysis.mentions(name, in: body) else {
+                return nil
+            }
+            return RuleHit(
+                token: site.nameToken,
+                message: "The handler block captures `\(name)` without __block, so it keeps the value from before "
+                    + "this call assigned it (0, UIBackgroundTaskInvalid): on expiry it ends the wrong identifier, "
+                    + "the real task leaks and \(RuleText.terminated). Declare it `__block UIBackgroundTaskIdentifier "
+                    + "\(name)`, or use SafeBackgroundTask, which captures the identifier for you."
+            )
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// BT008 (best effort): a `return`, `throw` or uncaught `try` between a begin and its end that
+/// leaves the code on the way to the end without ending the task.
+///
+/// Looks at the first end of the same identifier after the begin, in the same function, outside the
+/// handler. An exit counts when it leaves a function or closure that contains that end, and its
+/// own block has not ended the task before it. It does not follow loops (`break`, `continue`),
+/// `switch` fallthrough or calls that never return.
+enum EarlyExitRule: RuleChecking {
+    static let rule = AuditRule(
+        id: "BT008",
+        severity: .warning,
+        summary: "Early return, throw or guard between begin and end that skips the end (best effort)"
+    )
+
+    static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        let syntax = analysis.syntax
+        var hits: [RuleHit] = []
+        for site in analysis.begins {
+            guard let binding = analysis.binding(of: site) else { continue }
+            let handler = analysis.handlerScope(of: site)
+            let function = syntax.namedFunction(containing: site.nameToken)
+            let ends = analysis.ends(of: binding).map(\.nameToken)
+            guard
+                let end = ends.filter({ token in
+                    token > site.end && !(handler.map { syntax.scopes[$0].contains(token) } ?? false)
+                        && (function.map { syntax.scopes[$0].contains(token) } ?? true)
+                }).min()
+            else { continue }
+            for index in (site.end + 1)..<end {
+                guard let kind = exitKind(at: index, in: syntax) else { continue }
+                guard let scope = syntax.executableScope(containing: index), syntax.scopes[scope].contains(end),
+                    !blockEndsFirst(before: index, ends: ends, in: syntax)
+                else { continue }
+                if kind == "try", isCaught(index, within: scope, in: syntax) { continue }
+                let beginLine = syntax.tokens[site.nameToken].line
+                let endLine = syntax.tokens[end].line
+                let name = analysis.functionName(at: index).map { " leaves `\($0)`" } ?? " leaves this code"
+                hits.append(
+                    RuleHit(
+                        token: index,
+                        message: "This `\(kind)`\(name) between the begin on line \(beginLine) and the end on line "
+                            + "\(endLine) without ending the task (best-effort check): on this path the task stays "
+                            + "open until it expires, and unless the handler ends it \(RuleText.terminated). End the "
+                            + "task before leaving (or in a defer), or use withBackgroundTask(_:) or "
+                            + "ScopedBackgroundTask, which end on every path."
+                    )
+                )
+            }
+        }
+        return hits
+    }
+
+    /// `return`, `throw`, `@throw`, or a Swift `try` that is not `try?` / `try!`.
+    private static func exitKind(at index: Int, in syntax: SourceSyntax) -> String? {
+        let token = syntax.tokens[index]
+        if token.isIdentifier("return") || token.isIdentifier("throw") { return token.text }
+        if token.kind == .directive, token.text == "@throw" { return token.text }
+        if syntax.isSwift, token.isIdentifier("try") {
+            if let next = syntax.token(index + 1), next.kind == .operator, next.text == "?" || next.text == "!" {
+                return nil
+            }
+            return "try"
+        }
+        return nil
+    }
+
+    /// The exit's own block already ended the task (`if failed { end(id); return }`); ends in closures
+    /// nested in the block (the expiration handler) do not count.
+    private static func blockEndsFirst(before index: Int, ends: [Int], in syntax: SourceSyntax) -> Bool {
+        guard let block = syntax.scope(containing: index) else { return false }
+        let start = syntax.scopes[block].open
+        let executable = syntax.executableScope(containing: index)
+        return ends.contains { $0 > start && $0 < index && syntax.executableScope(containing: $0) == executable }
+    }
+
+    /// A `try` inside a `do` block of the same function or closure is caught there.
+    private static func isCaught(_ index: Int, within scope: Int, in syntax: SourceSyntax) -> Bool {
+        var current = syntax.scope(containing: index)
+        while let block = current, block != scope {
+            if syntax.scopes[block].kind == .control, syntax.scopes[block].name == "do" { return true }
+            current = syntax.scopes[block].parent
+        }
+        return false
+    }
+}

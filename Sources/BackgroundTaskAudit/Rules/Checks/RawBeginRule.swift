@@ -1,0 +1,44 @@
+/// BT001: a raw begin (or expiring activity) outside an allowed wrapper.
+///
+/// A call is inside a wrapper when its file matches an `--allow` glob, or when the function it is
+/// in is itself named `beginBackgroundTask…` or `performExpiringActivity…` (an implementation of
+/// the same API, such as a backend that forwards its caller's handler).
+enum RawBeginRule: RuleChecking {
+    static let rule = AuditRule(
+        id: "BT001",
+        severity: .warning,
+        summary: "Raw beginBackgroundTask or performExpiringActivity outside an allowed wrapper path"
+    )
+
+    static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        guard !analysis.isAllowedWrapperPath else { return [] }
+        let syntax = analysis.syntax
+        return analysis.sites.compactMap { site in
+            guard site.kind != .end, !isInsideWrapper(site, syntax) else { return nil }
+            let spelling = RuleText.spelling(site, in: syntax)
+            if site.kind == .begin {
+                return RuleHit(
+                    token: site.nameToken,
+                    message: "Raw \(spelling) outside a wrapper: this call site must end the task exactly once on "
+                        + "every path, expiry included, or \(RuleText.terminated) when background time runs out. "
+                        + "Use BackgroundTaskKit's SafeBackgroundTask.begin(_:onExpiration:), ScopedBackgroundTask "
+                        + "or withBackgroundTask(_:); if this file is your own wrapper, pass it with --allow."
+                )
+            }
+            return RuleHit(
+                token: site.nameToken,
+                message: "Raw \(spelling) outside a wrapper: the block must stay running until the work is done "
+                    + "and cope with a second, concurrent expired == true call, or the process is suspended "
+                    + "mid-work. Use withBackgroundTask(_:) or SafeBackgroundTask with BackgroundTaskKit's "
+                    + ".expiringActivity backend; if this file is your own wrapper, pass it with --allow."
+            )
+        }
+    }
+
+    private static func isInsideWrapper(_ site: CallSite, _ syntax: SourceSyntax) -> Bool {
+        syntax.scopeChain(from: syntax.scope(containing: site.nameToken)).contains { scope in
+            guard syntax.scopes[scope].kind == .function, let name = syntax.scopes[scope].name else { return false }
+            return name.hasPrefix("beginBackgroundTask") || name.hasPrefix("performExpiringActivity")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// BT002: a task begun without a name, or an expiring activity with an empty reason.
+enum UnnamedTaskRule: RuleChecking {
+    static let rule = AuditRule(
+        id: "BT002",
+        severity: .note,
+        summary: "Background task without a name (no name, nil or empty)"
+    )
+
+    static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        let swift = analysis.syntax.isSwift
+        return analysis.sites.compactMap { site in
+            switch (site.kind, site.name) {
+            case (.begin, .absent), (.begin, .nilLiteral), (.begin, .emptyString):
+                let fix =
+                    swift
+                    ? "beginBackgroundTask(withName: \"Upload photos\") { … }"
+                    : "beginBackgroundTaskWithName:@\"Upload photos\" expirationHandler:"
+                return RuleHit(
+                    token: site.nameToken,
+                    message: "Unnamed background task: iOS's console warnings (\"was created over 30 seconds ago\", "
+                        + "\"still not ended after expiration handlers were called\") and termination logs cannot "
+                        + "say which code held it. Name it (\(fix)), or use SafeBackgroundTask.begin(\"Upload "
+                        + "photos\"), which takes the name first."
+                )
+            case (.expiringActivity, .emptyString):
+                return RuleHit(
+                    token: site.nameToken,
+                    message: "Expiring activity with an empty reason: system logs cannot say which code held it. "
+                        + "Pass a reason that names the work, or use withBackgroundTask(\"Upload photos\") with the "
+                        + ".expiringActivity backend."
+                )
+            default:
+                return nil
+            }
+        }
+    }
+}

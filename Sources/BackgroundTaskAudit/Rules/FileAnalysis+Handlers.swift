@@ -1,0 +1,93 @@
+extension FileAnalysis {
+    /// The first token of a closure's statements: after `[weak self] (x: T) in` in Swift, after the
+    /// `{` otherwise.
+    func bodyStart(of scope: Int) -> Int {
+        let region = syntax.scopes[scope]
+        guard syntax.isSwift, region.kind == .closure else { return region.open + 1 }
+        var position = region.open + 1
+        if let first = syntax.token(position), first.is("["), let close = syntax.partner(of: position) {
+            position = close + 1
+        }
+        var cursor = position
+        while cursor < region.close, cursor < position + 32 {
+            let token = syntax.tokens[cursor]
+            if token.isIdentifier("in") { return cursor + 1 }
+            if token.is("{") || token.is(";") || token.is("=") || token.kind == .string || token.is("}") { break }
+            if token.is("(") || token.is("["), let close = syntax.partner(of: cursor) {
+                cursor = close + 1
+                continue
+            }
+            // A newline before any `in` means the closure has no signature.
+            if cursor > region.open + 1, token.line != syntax.tokens[cursor - 1].line { break }
+            cursor += 1
+        }
+        return syntax.tokens[position - 1].is("]") ? position : region.open + 1
+    }
+
+    /// Whether the closure has no statements.
+    func isEmptyClosure(_ scope: Int) -> Bool {
+        (bodyStart(of: scope)..<syntax.scopes[scope].close).allSatisfy { syntax.tokens[$0].is(";") }
+    }
+
+    /// Names a Swift capture list makes `weak`: `[weak self, weak owner]` → `["self", "owner"]`.
+    func weakCaptures(of scope: Int) -> Set<String> {
+        let region = syntax.scopes[scope]
+        guard syntax.isSwift, let first = syntax.token(region.open + 1), first.is("["),
+            let close = syntax.partner(of: region.open + 1)
+        else { return [] }
+        var names: Set<String> = []
+        for index in (region.open + 2)..<close where syntax.tokens[index].isIdentifier("weak") {
+            if let name = syntax.token(index + 1), name.kind == .identifier { names.insert(name.text) }
+        }
+        return names
+    }
+
+    /// Names a Swift capture list copies by value: `[task, weak self]` → `["task"]`.
+    func valueCaptures(of scope: Int) -> Set<String> {
+        let region = syntax.scopes[scope]
+        guard syntax.isSwift, let first = syntax.token(region.open + 1), first.is("["),
+            let close = syntax.partner(of: region.open + 1)
+        else { return [] }
+        var names: Set<String> = []
+        for index in (region.open + 2)..<close where syntax.tokens[index].kind == .identifier {
+            let previous = syntax.tokens[index - 1]
+            let next = syntax.tokens[index + 1]
+            let isModifier = ["weak", "unowned", "safe", "unsafe"].contains(syntax.tokens[index].text)
+            guard !isModifier, previous.is("[") || previous.is(","), next.is(",") || next.is("]") else { continue }
+            names.insert(syntax.tokens[index].text)
+        }
+        return names
+    }
+
+    /// Objective-C variables declared `__weak` (or `__unsafe_unretained`) in the function around `index`.
+    func weakVariables(around index: Int) -> Set<String> {
+        guard !syntax.isSwift, let function = syntax.namedFunction(containing: index) else { return [] }
+        let region = syntax.scopes[function]
+        var names: Set<String> = []
+        var position = region.open + 1
+        while position < min(region.close, syntax.tokens.count) {
+            let token = syntax.tokens[position]
+            if token.isIdentifier("__weak") || token.isIdentifier("__unsafe_unretained") || token.isIdentifier("weak") {
+                var cursor = position + 1
+                while cursor < region.close, cursor < position + 12, !syntax.tokens[cursor].is(";") {
+                    if syntax.tokens[cursor].kind == .operator, syntax.tokens[cursor].text == "=" {
+                        if let name = syntax.token(cursor - 1), name.kind == .identifier { names.insert(name.text) }
+                        break
+                    }
+                    cursor += 1
+                }
+            }
+            position += 1
+        }
+        return names
+    }
+
+    /// Whether `name` appears as a plain identifier (not as a member after `.` or `->`) in `range`.
+    func mentions(_ name: String, in range: Range<Int>) -> Bool {
+        range.contains { index in
+            guard syntax.tokens[index].isIdentifier(name) else { return false }
+            guard let previous = syntax.token(index - 1) else { return true }
+            return !previous.is(".") && !previous.is("->")
+        }
+    }
+}

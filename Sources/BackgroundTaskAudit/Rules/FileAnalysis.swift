@@ -1,0 +1,181 @@
+/// Everything the rules read about one file: its syntax, call sites, and answers to the questions
+/// several rules ask (where is this identifier ended, does that closure run now or later).
+struct FileAnalysis {
+    let syntax: SourceSyntax
+    let path: String
+    let sites: [CallSite]
+    let begins: [CallSite]
+    let endCalls: [CallSite]
+    let expiringActivities: [CallSite]
+    let isAllowedWrapperPath: Bool
+    /// Each begin's binding, by the begin's name token.
+    private let bindings: [Int: IdentifierBinding]
+    /// End calls by the normalized name of their argument, in source order.
+    private let endsByName: [String: [CallSite]]
+
+    init(syntax: SourceSyntax, path: String, isAllowedWrapperPath: Bool) {
+        self.syntax = syntax
+        self.path = path
+        self.isAllowedWrapperPath = isAllowedWrapperPath
+        let sites = CallSiteFinder.callSites(in: syntax)
+        self.sites = sites
+        begins = sites.filter { $0.kind == .begin }
+        endCalls = sites.filter { $0.kind == .end }
+        expiringActivities = sites.filter { $0.kind == .expiringActivity }
+        let resolver = BindingResolver(syntax: syntax)
+        var bindings: [Int: IdentifierBinding] = [:]
+        for begin in begins {
+            bindings[begin.nameToken] = resolver.binding(of: begin)
+        }
+        self.bindings = bindings
+        var endsByName: [String: [CallSite]] = [:]
+        for end in endCalls {
+            guard let argument = end.endArgument, let name = IdentifierBinding.normalizedName(syntax, argument) else {
+                continue
+            }
+            endsByName[name, default: []].append(end)
+        }
+        self.endsByName = endsByName
+    }
+
+    func binding(of site: CallSite) -> IdentifierBinding? {
+        bindings[site.nameToken]
+    }
+
+    /// The handler closure's scope, when the handler is a closure or block literal.
+    func handlerScope(of site: CallSite) -> Int? {
+        if case .closure(let scope) = site.handler { return scope }
+        return nil
+    }
+
+    /// End calls of `binding`: anywhere in the file for a property, in the declaring scope for a local.
+    func ends(of binding: IdentifierBinding) -> [CallSite] {
+        guard let named = endsByName[binding.name] else { return [] }
+        guard case .local(let scope?) = binding.storage else { return named }
+        let region = syntax.scopes[scope]
+        // Binary search for the first end inside the scope, then take the run inside it.
+        var low = 0
+        var high = named.count
+        while low < high {
+            let middle = (low + high) / 2
+            if named[middle].nameToken <= region.open { low = middle + 1 } else { high = middle }
+        }
+        return Array(named[low...].prefix { $0.nameToken < region.close })
+    }
+
+    // MARK: - Closures
+
+    /// When the closure with brace scope `scope` runs, from the call it is passed to.
+    func timing(ofClosure scope: Int) -> ClosureTiming {
+        let open = syntax.scopes[scope].open
+        var before = open - 1
+        if !syntax.isSwift {
+            // `^{`, `^(BOOL expired) {`, `^void (void) {`: find the caret.
+            var steps = 0
+            while before >= 0, steps < 12, !syntax.tokens[before].is("^") {
+                if syntax.tokens[before].is(")"), let match = syntax.partner(of: before) { before = match }
+                before -= 1
+                steps += 1
+            }
+            guard before >= 0, syntax.tokens[before].is("^") else { return .unknown(nil) }
+            before -= 1
+        }
+        guard let previous = syntax.token(before) else { return .unknown(nil) }
+        if previous.is(")"), let openParenthesis = syntax.partner(of: before), syntax.isSwift {
+            return ClosureTiming(call: callName(before: openParenthesis), label: nil)  // trailing closure
+        }
+        if previous.kind == .identifier, syntax.isSwift {
+            return ClosureTiming(call: previous.text, label: nil)  // `Task {`, `queue.async {`
+        }
+        if previous.is(":") {
+            let label = syntax.token(before - 1).flatMap { $0.kind == .identifier ? $0.text : nil }
+            let call = enclosingParenthesis(of: before).flatMap(callName(before:))
+            return ClosureTiming(call: call, label: label)
+        }
+        if previous.is("(") || previous.is(",") {
+            let call = (previous.is("(") ? before : enclosingParenthesis(of: before)).flatMap(callName(before:))
+            return ClosureTiming(call: call, label: nil)
+        }
+        return .unknown(nil)
+    }
+
+    /// The function name before an opening parenthesis: `async` in `queue.async(`.
+    private func callName(before openParenthesis: Int) -> String? {
+        guard let token = syntax.token(openParenthesis - 1), token.kind == .identifier else { return nil }
+        return token.text
+    }
+
+    /// The unmatched `(` that `index` is inside, on the way back.
+    private func enclosingParenthesis(of index: Int) -> Int? {
+        var position = index - 1
+        var steps = 0
+        while position >= 0, steps < 512 {
+            let token = syntax.tokens[position]
+            if token.is(")") || token.is("]") || token.is("}"), let open = syntax.partner(of: position) {
+                position = open - 1
+                steps += 1
+                continue
+            }
+            if token.is("(") { return position }
+            if token.is("[") || token.is("{") || token.is(";") { return nil }
+            position -= 1
+            steps += 1
+        }
+        return nil
+    }
+
+    /// The first closure between the token and `outer` (exclusive) that does not certainly run before
+    /// its call returns; `nil` when the token runs synchronously as part of `outer`.
+    func deferringClosure(of index: Int, within outer: Int) -> (scope: Int, timing: ClosureTiming)? {
+        var current = syntax.scope(containing: index)
+        while let scope = current, scope != outer {
+            let region = syntax.scopes[scope]
+            if region.kind == .closure || region.kind == .function || region.kind == .accessor {
+                let timing = region.kind == .closure ? timing(ofClosure: scope) : .unknown(region.name)
+                if timing != .synchronous { return (scope, timing) }
+            }
+            current = region.parent
+        }
+        return nil
+    }
+
+    /// Names of functions and methods in this file that end a task synchronously in their own body,
+    /// so that a handler calling `finishTask()` or `[self finishTask]` counts as ending it.
+    var functionsThatEnd: Set<String> {
+        var names: Set<String> = []
+        for end in endCalls {
+            guard
+                let function = syntax.scopeChain(from: syntax.scope(containing: end.nameToken))
+                    .first(where: { syntax.scopes[$0].kind == .function }),
+                deferringClosure(of: end.nameToken, within: function) == nil,
+                let name = syntax.scopes[function].name
+            else { continue }
+            names.insert(String(name.prefix { $0 != ":" }))
+        }
+        return names
+    }
+
+    /// Calls in `scope` of a same-file function that ends a task (the helper's name token).
+    func helperEndCalls(in scope: Int, helpers: Set<String>) -> [Int] {
+        guard !helpers.isEmpty else { return [] }
+        let region = syntax.scopes[scope]
+        var calls: [Int] = []
+        for index in (region.open + 1)..<region.close where syntax.tokens[index].kind == .identifier {
+            let token = syntax.tokens[index]
+            guard helpers.contains(token.text), let next = syntax.token(index + 1) else { continue }
+            if syntax.isSwift {
+                if next.is("("), syntax.token(index - 1)?.isIdentifier("func") != true { calls.append(index) }
+            } else if next.is("]") || next.is(":"), let previous = syntax.token(index - 1),
+                previous.kind == .identifier || previous.is("]") || previous.is(")")
+            {
+                calls.append(index)
+            }
+        }
+        return calls
+    }
+
+    /// The function or method the token is in, for the finding's `function` field.
+    func functionName(at index: Int) -> String? {
+        syntax.namedFunction(containing: index).flatMap { syntax.scopes[$0].name }
+    }
+}

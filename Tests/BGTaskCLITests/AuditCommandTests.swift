@@ -1,0 +1,166 @@
+import BGTaskCLI
+import Foundation
+import Testing
+
+/// `bgtask audit`: exit statuses, formats, `--allow`, `--fail-on` and usage errors.
+@MainActor
+struct AuditCommandTests {
+    private static let raw = """
+        func upload() {
+            let task = UIApplication.shared.beginBackgroundTask(withName: "Upload")
+            Uploader.start { UIApplication.shared.endBackgroundTask(task) }
+        }
+
+        """
+
+    private static let correct = """
+        func upload() {
+            let task = SafeBackgroundTask.begin("Upload") { Uploader.cancel() }
+            Uploader.start { task.end() }
+        }
+
+        """
+
+    /// A folder with one file, removed afterwards.
+    private func withFolder(
+        _ files: [String: String],
+        _ body: (String) async throws -> Void
+    ) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bgtask-cli-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (name, text) in files {
+            let path = folder + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true
+            )
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        try await body(folder)
+    }
+
+    // MARK: - Exit status
+
+    @Test("Clean sources exit 0 with only the summary line")
+    func cleanSourcesExitZero() async throws {
+        try await withFolder(["Upload.swift": Self.correct]) { folder in
+            let result = await BGTask.run(["audit", folder])
+            #expect(result.exitStatus == 0)
+            #expect(
+                result.standardOutput
+                    == "Audited 1 file: 0 findings (0 errors, 0 warnings, 0 notes), 0 suppressed, 0 skipped.\n")
+            #expect(result.standardError.isEmpty)
+        }
+    }
+
+    @Test("Findings exit 1 and print path:line:column: severity: [rule] message")
+    func findingsExitOne() async throws {
+        try await withFolder(["App/Upload.swift": Self.raw]) { folder in
+            let result = await BGTask.run(["audit", folder])
+            #expect(result.exitStatus == 1)
+            let lines = result.standardOutput.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3)
+            #expect(lines[0].hasPrefix("\(folder)/App/Upload.swift:2:37: warning: [BT001] Raw beginBackgroundTask"))
+            #expect(lines[1].hasPrefix("\(folder)/App/Upload.swift:2:37: error: [BT003] No expiration handler"))
+            #expect(lines[2] == "Audited 1 file: 2 findings (1 error, 1 warning, 0 notes), 0 suppressed, 0 skipped.")
+        }
+    }
+
+    @Test(
+        "--fail-on sets the lowest severity that fails the run",
+        arguments: [("note", 1), ("warning", 1), ("error", 0), ("never", 0)]
+    )
+    func failOnSetsTheThreshold(_ threshold: String, _ status: Int32) async throws {
+        // An unnamed task with a correct handler: BT001 (warning) and BT002 (note), no error.
+        let source = """
+            func f() {
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask {
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+            }
+
+            """
+        try await withFolder(["F.swift": source]) { folder in
+            let result = await BGTask.run(["audit", "--fail-on", threshold, folder])
+            #expect(result.exitStatus == status)
+            let errorOnly = await BGTask.run(["audit", "--fail-on", threshold, "--allow", "**", folder])
+            #expect(errorOnly.exitStatus == (threshold == "note" ? 1 : 0))
+        }
+    }
+
+    @Test("--allow silences BT001 for wrapper paths only")
+    func allowSilencesWrapperPaths() async throws {
+        let wrapper = """
+            func start(_ handler: @escaping @MainActor @Sendable () -> Void) -> UIBackgroundTaskIdentifier {
+                UIApplication.shared.beginBackgroundTask(withName: "Wrapped", expirationHandler: handler)
+            }
+
+            """
+        try await withFolder(["Wrappers/Task.swift": wrapper, "App/Raw.swift": wrapper]) { folder in
+            let result = await BGTask.run(["audit", "--allow", "Wrappers/*.swift", folder])
+            #expect(result.exitStatus == 1)
+            #expect(result.standardOutput.contains("/App/Raw.swift:2:26: warning: [BT001]"))
+            #expect(!result.standardOutput.contains("/Wrappers/Task.swift"))
+            let both = await BGTask.run(["audit", "--allow", "Wrappers/*", "--allow", "App/*", folder])
+            #expect(both.exitStatus == 0)
+        }
+    }
+
+    @Test("JSON output carries the schema version, the summary and each finding")
+    func jsonOutput() async throws {
+        try await withFolder(["Upload.swift": Self.raw]) { folder in
+            let result = await BGTask.run(["audit", "--format", "json", folder])
+            #expect(result.exitStatus == 1)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+            )
+            #expect(object["schemaVersion"] as? Int == 1)
+            let findings = try #require(object["findings"] as? [[String: Any]])
+            #expect(findings.map { $0["rule"] as? String } == ["BT001", "BT003"])
+            #expect(findings.first?["line"] as? Int == 2)
+            #expect(findings.first?["function"] as? String == "upload")
+        }
+    }
+
+    @Test("Skipped files are noted on standard error and do not change the exit status")
+    func skippedFilesAreNoted() async throws {
+        try await withFolder(["Good.swift": Self.correct]) { folder in
+            try Data([0x00, 0x01, 0x02]).write(to: URL(fileURLWithPath: folder + "/Blob.m"))
+            let result = await BGTask.run(["audit", folder])
+            #expect(result.exitStatus == 0)
+            #expect(result.standardError == "note: skipped \(folder)/Blob.m: binary file (contains NUL bytes)\n")
+            #expect(result.standardOutput.hasSuffix("0 suppressed, 1 skipped.\n"))
+        }
+    }
+
+    // MARK: - Errors
+
+    @Test("A path that does not exist exits 2")
+    func missingPathExitsTwo() async {
+        let result = await BGTask.run(["audit", "/no/such/folder"])
+        #expect(result.exitStatus == 2)
+        #expect(result.standardError == "error: no such file or folder: /no/such/folder\n")
+    }
+
+    @Test(
+        "Bad audit arguments print usage and exit 2",
+        arguments: [
+            ["audit"],
+            ["audit", "--format", "yaml", "."],
+            ["audit", "--format"],
+            ["audit", "--fail-on", "fatal", "."],
+            ["audit", "--allow"],
+            ["audit", "--max-file-size", "-3", "."],
+            ["audit", "--frobnicate", "."],
+        ]
+    )
+    func badArgumentsExitTwo(_ arguments: [String]) async {
+        let result = await BGTask.run(arguments)
+        #expect(result.exitStatus == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.hasPrefix("error: "))
+        #expect(result.standardError.contains("AUDIT OPTIONS:"))
+    }
+}

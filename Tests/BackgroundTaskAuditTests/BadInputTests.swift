@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import BackgroundTaskAudit
+
+/// Nothing in the input makes the audit crash or hang: bad files and folders are skipped with a note.
+struct BadInputTests {
+    private let raw = "func f() { let t = UIApplication.shared.beginBackgroundTask(withName: \"A\") }\n"
+
+    private func skipped(_ report: AuditReport) -> [String: SkippedFile.Reason] {
+        Dictionary(report.skipped.map { (($0.path as NSString).lastPathComponent, $0.reason) }) { first, _ in first }
+    }
+
+    @Test("Binary and non-UTF-8 files are skipped with a note; the rest is still audited")
+    func binaryAndInvalidUTF8AreSkipped() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Binary.swift", Data([0x62, 0x65, 0x00, 0x67, 0xFF]))
+        try folder.write("Latin1.m", Data("caf\u{E9}".utf8.dropLast(2) + [0xE9, 0x20]))
+        try folder.write("Overlong.swift", Data([0x61, 0xC0, 0xAF]))
+        try folder.write("Good.swift", raw)
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(skipped(report) == ["Binary.swift": .binary, "Latin1.m": .notUTF8, "Overlong.swift": .notUTF8])
+        #expect(report.filesScanned == 1)
+        #expect(report.findings.map(\.ruleID) == ["BT001", "BT003"])
+        #expect(report.skipNotes.contains("note: skipped \(folder.path)/Binary.swift: binary file"))
+    }
+
+    @Test("A file over the size limit is skipped without being read")
+    func oversizedFileIsSkipped() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Huge.swift", String(repeating: raw, count: 120_000))  // about 9 MB
+        try folder.write("Small.swift", raw)
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(skipped(report) == ["Huge.swift": .tooLarge])
+        #expect(report.filesScanned == 1)
+    }
+
+    @Test("A large file under the limit is audited in reasonable time", .timeLimit(.minutes(1)))
+    func largeFileIsAudited() async throws {
+        let folder = try TemporaryFolder()
+        let function =
+            "func f() {\n    var t = UIBackgroundTaskIdentifier.invalid\n"
+            + "    t = UIApplication.shared.beginBackgroundTask(withName: \"A\") {\n"
+            + "        UIApplication.shared.endBackgroundTask(t)\n        t = .invalid\n    }\n}\n"
+            + String(repeating: "let x = [1, 2, 3].map { $0 * 2 }  // filler\n", count: 40)
+        try folder.write("Large.swift", String(repeating: function, count: 2_000))  // about 4 MB
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(report.findings.count == 2_000)
+        #expect(report.findings.allSatisfy { $0.ruleID == "BT001" })
+    }
+
+    @Test("Pathological nesting is skipped as too complex instead of taking forever", .timeLimit(.minutes(1)))
+    func pathologicalNestingIsSkipped() async throws {
+        let folder = try TemporaryFolder()
+        let opening = String(repeating: "UIApplication.shared.beginBackgroundTask(withName: \"A\") {\n", count: 20_000)
+        try folder.write("Deep.swift", opening + String(repeating: "}\n", count: 20_000))
+        try folder.write("Parens.m", String(repeating: "([", count: 200_000) + "beginBackgroundTask")
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(skipped(report) == ["Deep.swift": .tooComplex])
+    }
+
+    @Test("A symbolic-link loop is noted and not followed")
+    func symbolicLinkLoopIsNoted() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Sources/A.swift", raw)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/Sources/Again", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/Self.swift", withDestinationPath: "Self.swift")
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(skipped(report) == ["Again": .symbolicLinkLoop, "Self.swift": .brokenSymbolicLink])
+        #expect(report.filesScanned == 1)
+    }
+
+    @Test("A link to a folder already audited does not audit it twice")
+    func linkedFolderIsAuditedOnce() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Real/A.swift", raw)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/Linked", withDestinationPath: "Real")
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(report.filesScanned == 1)
+        #expect(report.skipped.isEmpty)
+    }
+
+    @Test("A folder that cannot be listed is noted and the walk goes on")
+    func unreadableFolderIsNoted() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Locked/A.swift", raw)
+        try folder.write("Open/B.swift", raw)
+        var walker = SourceFileWalker(configuration: AuditConfiguration())
+        walker.listFolder = { path in
+            if path.hasSuffix("/Locked") { throw CocoaError(.fileReadNoPermission) }
+            return try FileManager.default.contentsOfDirectory(atPath: path)
+        }
+        let walk = try walker.walk([folder.path])
+        let report = await Auditor().audit(walk)
+        #expect(skipped(report) == ["Locked": .unreadableFolder])
+        #expect(report.filesScanned == 1)
+    }
+
+    @Test("A folder without read permission is noted (not as root)", .enabled(if: getuid() != 0))
+    func folderWithoutPermissionIsNoted() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Locked/A.swift", raw)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: folder.path + "/Locked")
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(skipped(report) == ["Locked": .unreadableFolder])
+    }
+
+    @Test("A FIFO with a source extension is never opened")
+    func fifoIsNotOpened() async throws {
+        let folder = try TemporaryFolder()
+        #expect(mkfifo(folder.path + "/Pipe.swift", 0o644) == 0)
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(skipped(report) == ["Pipe.swift": .notRegularFile])
+    }
+
+    @Test("Build products, dependencies and hidden folders are not entered")
+    func defaultSkippedFoldersAreNotEntered() async throws {
+        let folder = try TemporaryFolder()
+        for name in [".build", "Pods", "Carthage", "DerivedData", ".git", "App/.hidden"] {
+            try folder.write("\(name)/Raw.swift", raw)
+        }
+        try folder.write("App/Raw.swift", raw)
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(report.filesScanned == 1)
+        #expect(report.findings.allSatisfy { $0.path.hasSuffix("/App/Raw.swift") })
+    }
+
+    @Test("A path that does not exist is an error")
+    func missingPathIsAnError() async throws {
+        await #expect(throws: AuditError(code: .pathNotFound, path: "/no/such/folder")) {
+            try await Auditor().audit(paths: ["/no/such/folder"])
+        }
+    }
+}

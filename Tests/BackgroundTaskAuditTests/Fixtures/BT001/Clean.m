@@ -1,0 +1,34 @@
+#import <UIKit/UIKit.h>
+
+@implementation TaskWrapper
+
+// sample: a wrapper method named like the API it wraps
+- (UIBackgroundTaskIdentifier)beginBackgroundTaskWithName:(NSString *)name expirationHandler:(void (^)(void))handler {
+    return [[UIApplication sharedApplication] beginBackgroundTaskWithName:name expirationHandler:handler];
+}
+
+// sample: calls in comments and strings
+- (NSArray *)documentation {
+    // [[UIApplication sharedApplication] beginBackgroundTaskWithExpirationHandler:nil];
+    /* [app beginBackgroundTaskWithName:@"x" expirationHandler:^{}]; */
+    NSString *objc = @"[app beginBackgroundTaskWithExpirationHandler:^{ }]";
+    const char *c = "[app endBackgroundTask:task]";
+    char quote = '"';
+    return @[ objc, @(c), @(quote) ];
+}
+
+// sample: selectors and declarations are not calls
+- (SEL)selector {
+    return @selector(beginBackgroundTaskWithExpirationHandler:);
+}
+
+// sample: a suppressed call (block comment form)
+- (void)legacy {
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Legacy" expirationHandler:^{ /* bgtask:ignore BT001 */
+        [[UIApplication sharedApplication] endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+}
+
+@end

@@ -1,0 +1,62 @@
+// swift-format-ignore-file
+import BackgroundTaskKit
+import UIKit
+
+final class PhotoUploader {
+    // sample: the package's faces are not raw calls
+    func upload() async throws {
+        let task = SafeBackgroundTask.begin("Upload photos") { Uploader.cancel() }
+        Uploader.start { _ in task.end() }
+        let scoped = ScopedBackgroundTask("Save")
+        scoped.end()
+        try await withBackgroundTask("Refresh") { try await Feed.refresh() }
+        let managed = try manager.beginTask("Write cache")
+        managed.end()
+    }
+
+    // sample: calls inside comments and string literals of every kind
+    func documentation() -> [String] {
+        // UIApplication.shared.beginBackgroundTask { }
+        /* outer /* nested */ UIApplication.shared.beginBackgroundTask(withName: nil) */
+        let multiline = """
+            let id = UIApplication.shared.beginBackgroundTask(withName: "x") { }
+            """
+        let raw = #"UIApplication.shared.beginBackgroundTask(expirationHandler: nil) "quoted""#
+        let interpolated = "\(multiline.count) beginBackgroundTask() \("performExpiringActivity(withReason: \"\")")"
+        let regex = #/beginBackgroundTask\(\)/#
+        return [multiline, raw, interpolated, "\(regex)"]
+    }
+
+    // sample: a reference to the method is not a call
+    func reference() -> Selector {
+        #selector(UIApplication.beginBackgroundTask(expirationHandler:))
+    }
+
+    // sample: another API with the same base name but different labels
+    func viaBackend(_ backend: any BackgroundTaskBackend) {
+        let id = backend.beginBackgroundTask(named: "Upload", expirationHandler: nil)
+        if let id { backend.endBackgroundTask(id) }
+    }
+
+    // sample: a suppressed call
+    func legacy() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        // bgtask:ignore BT001
+        task = UIApplication.shared.beginBackgroundTask(withName: "Legacy") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+}
+
+// sample: a wrapper implementation named like the API it wraps
+struct ApplicationWrapper {
+    let application: UIApplication
+
+    func beginBackgroundTask(
+        withName name: String?,
+        expirationHandler handler: (@MainActor @Sendable () -> Void)?
+    ) -> UIBackgroundTaskIdentifier {
+        application.beginBackgroundTask(withName: name, expirationHandler: handler)
+    }
+}

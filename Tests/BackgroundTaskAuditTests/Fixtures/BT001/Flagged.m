@@ -1,0 +1,41 @@
+#import <UIKit/UIKit.h>
+
+@implementation PhotoUploader
+
+// sample: through [UIApplication sharedApplication]
+- (void)upload {
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload photos" expirationHandler:^{  // expect: BT001
+        [[UIApplication sharedApplication] endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+}
+
+// sample: through a local variable, over several lines
+- (void)syncWithApplication:(UIApplication *)application {
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [application
+        beginBackgroundTaskWithName:@"Sync"  // expect: BT001
+        expirationHandler:^{
+            [application endBackgroundTask:task];
+            task = UIBackgroundTaskInvalid;
+        }];
+}
+
+// sample: a raw expiring activity
+- (void)refresh {
+    [[NSProcessInfo processInfo] performExpiringActivityWithReason:@"Refresh" usingBlock:^(BOOL expired) {  // expect: BT001
+        if (!expired) { [self reloadSynchronously]; }
+    }];
+}
+
+@end
+
+// sample: in a C function
+void SaveEverything(UIApplication *app) {
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Save" expirationHandler:^{  // expect: BT001
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+}

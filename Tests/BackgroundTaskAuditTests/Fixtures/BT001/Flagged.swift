@@ -1,0 +1,40 @@
+// swift-format-ignore-file
+import UIKit
+
+final class PhotoUploader {
+    // sample: through UIApplication.shared, with a trailing closure
+    func upload() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Upload photos") {  // expect: BT001
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: through a variable, with the handler as an argument
+    func sync(application: UIApplication) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = application.beginBackgroundTask(withName: "Sync", expirationHandler: {  // expect: BT001
+            application.endBackgroundTask(task)
+            task = .invalid
+        })
+    }
+
+    // sample: a raw expiring activity in an extension
+    func refresh() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Refresh widgets") { expired in  // expect: BT001
+            if !expired { Widgets.reloadSynchronously() }
+        }
+    }
+}
+
+extension UIApplication {
+    // sample: no receiver, inside an extension of UIApplication
+    func saveState() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = beginBackgroundTask(withName: "Save state") {  // expect: BT001
+            self.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+}

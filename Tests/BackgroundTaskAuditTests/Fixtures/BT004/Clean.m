@@ -1,0 +1,55 @@
+#import <UIKit/UIKit.h>
+
+@implementation FeedRefresher
+
+// sample: ends synchronously, then dispatches other work
+- (void)refresh {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Refresh" expirationHandler:^{
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+        dispatch_async(dispatch_get_main_queue(), ^{
+            [self showPausedBanner];
+        });
+    }];
+}
+
+// sample: ends through a same-file helper on self
+- (void)prefetch {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Prefetch" expirationHandler:^{
+        [self finishTask:task];
+    }];
+}
+
+// sample: a weak reference only for the cleanup
+- (void)upload {
+    UIApplication *app = [UIApplication sharedApplication];
+    __weak typeof(self) weakSelf = self;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Upload" expirationHandler:^{
+        [weakSelf cancelUpload];
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+}
+
+// sample: the end inside @synchronized, which runs now
+- (void)archive {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Archive" expirationHandler:^{
+        @synchronized (self) {
+            [app endBackgroundTask:task];
+            task = UIBackgroundTaskInvalid;
+        }
+    }];
+}
+
+- (void)finishTask:(UIBackgroundTaskIdentifier)task {
+    [[UIApplication sharedApplication] endBackgroundTask:task];
+}
+
+@end

@@ -1,0 +1,64 @@
+// swift-format-ignore-file
+import BackgroundTaskKit
+import UIKit
+
+final class FeedRefresher {
+    let app = UIApplication.shared
+    let lock = NSLock()
+
+    // sample: ends synchronously, then dispatches other work
+    func refresh() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Refresh feed") {
+            Feed.cancel()
+            self.app.endBackgroundTask(task)
+            task = .invalid
+            DispatchQueue.main.async { self.showPausedBanner() }
+        }
+    }
+
+    // sample: ends through a same-file helper, strongly
+    func prefetch() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Prefetch") {
+            self.finish(task)
+        }
+    }
+
+    // sample: [weak self] only for the cleanup; the end does not depend on self
+    func upload() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        let app = self.app
+        task = app.beginBackgroundTask(withName: "Upload") { [weak self] in
+            self?.cancelUpload()
+            app.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: the end inside a closure that runs synchronously
+    func archive() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Archive") {
+            self.lock.withLock {
+                self.app.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+    }
+
+    // sample: the package's face with [weak self] in its cleanup
+    func download() {
+        let task = SafeBackgroundTask.begin("Download") { [weak self] in
+            self?.cancelUpload()
+        }
+        Downloads.start { task.end() }
+    }
+
+    func finish(_ task: UIBackgroundTaskIdentifier) {
+        app.endBackgroundTask(task)
+    }
+
+    func cancelUpload() {}
+    func showPausedBanner() {}
+}

@@ -1,0 +1,68 @@
+#import <UIKit/UIKit.h>
+
+@implementation FeedRefresher
+
+// sample: the handler never ends the task
+- (void)refresh {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Refresh" expirationHandler:^{  // expect: BT004
+        [self.feed cancel];
+    }];
+}
+
+// sample: the end is dispatched asynchronously
+- (void)prefetch {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Prefetch" expirationHandler:^{  // expect: BT004
+        dispatch_async(dispatch_get_main_queue(), ^{
+            [app endBackgroundTask:task];
+            task = UIBackgroundTaskInvalid;
+        });
+    }];
+}
+
+// sample: a helper message to a weak reference
+- (void)upload {
+    UIApplication *app = [UIApplication sharedApplication];
+    __weak typeof(self) weakSelf = self;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Upload" expirationHandler:^{  // expect: BT004
+        [weakSelf finishTask:task];
+    }];
+}
+
+// sample: strongSelf bails out before the end
+- (void)download {
+    UIApplication *app = [UIApplication sharedApplication];
+    __weak __typeof(self) weakSelf = self;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Download" expirationHandler:^{  // expect: BT004
+        __strong __typeof(weakSelf) strongSelf = weakSelf;
+        if (!strongSelf) {
+            return;
+        }
+        [strongSelf cancelDownload];
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+}
+
+// sample: the end is queued on an operation queue
+- (void)archive {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Archive" expirationHandler:^{  // expect: BT004
+        [[NSOperationQueue mainQueue] addOperationWithBlock:^{
+            [app endBackgroundTask:task];
+            task = UIBackgroundTaskInvalid;
+        }];
+    }];
+}
+
+- (void)finishTask:(UIBackgroundTaskIdentifier)task {
+    [[UIApplication sharedApplication] endBackgroundTask:task];
+}
+
+@end

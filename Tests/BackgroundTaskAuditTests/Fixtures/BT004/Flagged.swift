@@ -1,0 +1,67 @@
+// swift-format-ignore-file
+import UIKit
+
+final class FeedRefresher {
+    let app = UIApplication.shared
+
+    // sample: the handler cleans up but never ends the task
+    func refresh() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Refresh feed") {  // expect: BT004
+            Feed.cancel()
+        }
+        Feed.refresh {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: the end is dispatched to the main queue: too late
+    func prefetch() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Prefetch") {  // expect: BT004
+            Feed.cancel()
+            DispatchQueue.main.async {
+                self.app.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+    }
+
+    // sample: the end is inside a Task
+    func archive() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Archive") {  // expect: BT004
+            Task {
+                await Archive.cancel()
+                self.app.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+    }
+
+    // sample: [weak self] and guard let self bail out before the end
+    func upload() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Upload") { [weak self] in  // expect: BT004
+            guard let self else { return }
+            self.cancelUpload()
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: a same-file helper reached only through self?
+    func download() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Download") { [weak self] in  // expect: BT004
+            self?.stop(task)
+        }
+    }
+
+    func stop(_ task: UIBackgroundTaskIdentifier) {
+        app.endBackgroundTask(task)
+    }
+
+    func cancelUpload() {}
+}

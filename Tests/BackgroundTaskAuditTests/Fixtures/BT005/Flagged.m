@@ -1,0 +1,41 @@
+#import <UIKit/UIKit.h>
+
+static UIBackgroundTaskIdentifier sUploadTask;
+
+@implementation DraftSaver {
+    UIBackgroundTaskIdentifier _autosaveTask;
+}
+
+// sample: an instance variable
+- (void)save {
+    _saveTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Save draft" expirationHandler:^{  // expect: BT005
+        [[UIApplication sharedApplication] endBackgroundTask:self->_saveTask];
+        self->_saveTask = UIBackgroundTaskInvalid;
+    }];
+}
+
+// sample: a property through self
+- (void)autosave {
+    self.autosaveTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Autosave" expirationHandler:^{  // expect: BT005
+        [[UIApplication sharedApplication] endBackgroundTask:self.autosaveTask];
+        self.autosaveTask = UIBackgroundTaskInvalid;
+    }];
+}
+
+// sample: an instance variable through self->
+- (void)sync {
+    self->_syncTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT005
+        [[UIApplication sharedApplication] endBackgroundTask:self->_syncTask];
+        self->_syncTask = UIBackgroundTaskInvalid;
+    }];
+}
+
+// sample: a static global
+- (void)upload {
+    sUploadTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{  // expect: BT005
+        [[UIApplication sharedApplication] endBackgroundTask:sUploadTask];
+        sUploadTask = UIBackgroundTaskInvalid;
+    }];
+}
+
+@end

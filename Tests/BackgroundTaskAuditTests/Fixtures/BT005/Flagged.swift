@@ -1,0 +1,42 @@
+// swift-format-ignore-file
+import UIKit
+
+final class DraftSaver {
+    var saveTask = UIBackgroundTaskIdentifier.invalid
+    var backgroundTask: UIBackgroundTaskIdentifier = .invalid
+    let session = Session()
+
+    // sample: self.property
+    func save() {
+        self.saveTask = UIApplication.shared.beginBackgroundTask(withName: "Save draft") {  // expect: BT005
+            UIApplication.shared.endBackgroundTask(self.saveTask)
+            self.saveTask = .invalid
+        }
+    }
+
+    // sample: a property without self.
+    func autosave() {
+        backgroundTask = UIApplication.shared.beginBackgroundTask(withName: "Autosave") {  // expect: BT005
+            UIApplication.shared.endBackgroundTask(self.backgroundTask)
+            self.backgroundTask = .invalid
+        }
+    }
+
+    // sample: another object's property
+    func sync() {
+        session.task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {  // expect: BT005
+            UIApplication.shared.endBackgroundTask(self.session.task)
+            self.session.task = .invalid
+        }
+    }
+}
+
+// sample: a global
+var sharedUploadTask = UIBackgroundTaskIdentifier.invalid
+
+func uploadEverything() {
+    sharedUploadTask = UIApplication.shared.beginBackgroundTask(withName: "Upload everything") {  // expect: BT005
+        UIApplication.shared.endBackgroundTask(sharedUploadTask)
+        sharedUploadTask = .invalid
+    }
+}

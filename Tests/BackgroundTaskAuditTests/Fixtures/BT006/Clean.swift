@@ -1,0 +1,45 @@
+// swift-format-ignore-file
+import BackgroundTaskKit
+import UIKit
+
+final class ContactSync {
+    let app = UIApplication.shared
+
+    // sample: a non-optional var captured by reference
+    func sync() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Sync contacts") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: an optional var the handler does not read
+    func merge() {
+        var task: UIBackgroundTaskIdentifier?
+        let app = self.app
+        var handlerTask = UIBackgroundTaskIdentifier.invalid
+        handlerTask = app.beginBackgroundTask(withName: "Merge contacts") {
+            app.endBackgroundTask(handlerTask)
+            handlerTask = .invalid
+        }
+        task = handlerTask
+        _ = task
+    }
+
+    // sample: the face, stored in an optional and ended from its own cleanup
+    func prune() {
+        var task: SafeBackgroundTask?
+        task = SafeBackgroundTask.begin("Prune contacts") { task?.end() }
+    }
+
+    // sample: a capture list that captures other things
+    func export(store: Store) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Export contacts") { [weak self, store] in
+            store.cancelExport()
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+}

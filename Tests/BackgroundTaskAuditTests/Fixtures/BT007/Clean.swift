@@ -1,0 +1,69 @@
+// swift-format-ignore-file
+import BackgroundTaskKit
+import UIKit
+
+final class Uploader {
+    let app = UIApplication.shared
+
+    // sample: the handler resets after its end; the completion may end the invalid value
+    func upload() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Upload") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        Uploads.start { _ in
+            self.app.endBackgroundTask(task)
+        }
+    }
+
+    // sample: two branches of one if/else
+    func save(failed: Bool) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Save") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        if failed {
+            app.endBackgroundTask(task)
+        } else {
+            Store.flush()
+            app.endBackgroundTask(task)
+        }
+    }
+
+    // sample: success and failure callbacks of one call
+    func sync() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Sync") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        Sync.run(
+            success: { self.app.endBackgroundTask(task) },
+            failure: { _ in self.app.endBackgroundTask(task) }
+        )
+    }
+
+    // sample: an early exit after the first end
+    func compact(skip: Bool) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Compact") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        if skip {
+            app.endBackgroundTask(task)
+            return
+        }
+        Store.compact()
+        app.endBackgroundTask(task)
+    }
+
+    // sample: the face's end() is idempotent
+    func archive() {
+        let task = SafeBackgroundTask.begin("Archive")
+        Archive.run { task.end() }
+        task.end()
+    }
+}

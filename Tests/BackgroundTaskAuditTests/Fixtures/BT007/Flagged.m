@@ -1,0 +1,48 @@
+#import <UIKit/UIKit.h>
+
+@implementation Uploader
+
+// sample: the handler ends without a reset, the completion ends again
+- (void)upload {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Upload" expirationHandler:^{
+        [app endBackgroundTask:task];
+    }];
+    [self.uploads startWithCompletion:^(NSError *error) {
+        [app endBackgroundTask:task];  // expect: BT007
+    }];
+}
+
+// sample: an error path ends, and the normal path ends again
+- (void)saveFailing:(BOOL)failed {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Save" expirationHandler:^{
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+    if (failed) {
+        [app endBackgroundTask:task];
+    }
+    [self.store flush];
+    [app endBackgroundTask:task];  // expect: BT007
+}
+
+// sample: finish and cancel both end the instance variable
+- (void)start {
+    _transferTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Transfer" expirationHandler:^{  // expect: BT005
+        [[UIApplication sharedApplication] endBackgroundTask:self->_transferTask];
+        self->_transferTask = UIBackgroundTaskInvalid;
+    }];
+}
+
+- (void)finish {
+    [[UIApplication sharedApplication] endBackgroundTask:_transferTask];
+}
+
+- (void)cancel {
+    [[UIApplication sharedApplication] endBackgroundTask:self.transferTask];  // expect: BT007
+}
+
+@end

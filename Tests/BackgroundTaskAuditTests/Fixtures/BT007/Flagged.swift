@@ -1,0 +1,60 @@
+// swift-format-ignore-file
+import UIKit
+
+final class Uploader {
+    let app = UIApplication.shared
+    var currentTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the handler ends without a reset, the completion ends again
+    func upload() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Upload") {
+            self.app.endBackgroundTask(task)
+        }
+        Uploads.start { _ in
+            self.app.endBackgroundTask(task)  // expect: BT007
+        }
+    }
+
+    // sample: an error path ends, and the normal path ends again
+    func save(failed: Bool) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Save") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        if failed {
+            app.endBackgroundTask(task)
+        }
+        Store.flush()
+        app.endBackgroundTask(task)  // expect: BT007
+    }
+
+    // sample: a defer ends, and so does the body
+    func compact() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Compact") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        defer { app.endBackgroundTask(task) }
+        Store.compact()
+        app.endBackgroundTask(task)  // expect: BT007
+    }
+
+    // sample: finish and cancel both end the stored identifier
+    func start() {
+        currentTask = app.beginBackgroundTask(withName: "Transfer") {  // expect: BT005
+            self.app.endBackgroundTask(self.currentTask)
+            self.currentTask = .invalid
+        }
+    }
+
+    func finish() {
+        app.endBackgroundTask(currentTask)
+    }
+
+    func cancel() {
+        app.endBackgroundTask(currentTask)  // expect: BT007
+    }
+}

@@ -1,0 +1,54 @@
+#import <UIKit/UIKit.h>
+
+@implementation Exporter
+
+// sample: the early exit ends the task first
+- (void)exportItems:(NSArray *)items {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Export" expirationHandler:^{
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+    if (items.count == 0) {
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+        return;
+    }
+    [self.archive writeItems:items];
+    [app endBackgroundTask:task];
+    task = UIBackgroundTaskInvalid;
+}
+
+// sample: a return inside the handler and one inside an unrelated block
+- (void)saveItems:(NSArray *)items {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Save" expirationHandler:^{
+        if (task == UIBackgroundTaskInvalid) return;
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+    [items enumerateObjectsUsingBlock:^(id item, NSUInteger index, BOOL *stop) {
+        if (item == nil) return;
+        [self.archive writeItem:item];
+    }];
+    [app endBackgroundTask:task];
+    task = UIBackgroundTaskInvalid;
+}
+
+// sample: the return comes after the end
+- (BOOL)validateItems:(NSArray *)items {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Validate" expirationHandler:^{
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+    BOOL valid = [self.validator validate:items];
+    [app endBackgroundTask:task];
+    task = UIBackgroundTaskInvalid;
+    return valid;
+}
+
+@end

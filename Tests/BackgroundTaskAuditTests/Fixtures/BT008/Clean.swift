@@ -1,0 +1,81 @@
+// swift-format-ignore-file
+import BackgroundTaskKit
+import UIKit
+
+final class Exporter {
+    let app = UIApplication.shared
+
+    // sample: the early exit ends the task first
+    func export(_ items: [Item]) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Export") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        guard !items.isEmpty else {
+            app.endBackgroundTask(task)
+            task = .invalid
+            return
+        }
+        Archive.write(items)
+        app.endBackgroundTask(task)
+        task = .invalid
+    }
+
+    // sample: a defer ends on every path
+    func save(_ data: Data) throws {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Save") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        defer {
+            app.endBackgroundTask(task)
+            task = .invalid
+        }
+        guard !data.isEmpty else { return }
+        try data.write(to: Archive.url)
+    }
+
+    // sample: try? and a caught try
+    func validate(_ items: [Item]) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Validate") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        try? Archive.check(items)
+        do {
+            try Archive.write(items)
+        } catch {
+            Log.error(error)
+        }
+        app.endBackgroundTask(task)
+        task = .invalid
+    }
+
+    // sample: returns inside unrelated closures and inside the handler
+    func upload(_ items: [Item]) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Upload") {
+            guard task != .invalid else { return }
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        let names = items.compactMap { item -> String? in
+            guard item.isValid else { return nil }
+            return item.name
+        }
+        Uploads.start(names)
+        app.endBackgroundTask(task)
+        task = .invalid
+    }
+
+    // sample: the face ends on every path by itself
+    func compact() throws {
+        try withBackgroundTask("Compact") {
+            guard Store.needsCompaction else { return }
+            try Store.compact()
+        }
+    }
+}

@@ -1,0 +1,61 @@
+// swift-format-ignore-file
+import UIKit
+
+enum ExportError: Error { case empty }
+
+final class Exporter {
+    let app = UIApplication.shared
+
+    // sample: guard … else { return } between begin and end
+    func export(_ items: [Item]) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Export") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        guard !items.isEmpty else { return }  // expect: BT008
+        Archive.write(items)
+        app.endBackgroundTask(task)
+        task = .invalid
+    }
+
+    // sample: an uncaught try between begin and end
+    func save(_ data: Data) throws {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Save") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        try data.write(to: Archive.url)  // expect: BT008
+        app.endBackgroundTask(task)
+        task = .invalid
+    }
+
+    // sample: a throw between begin and end
+    func validate(_ items: [Item]) throws {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Validate") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        if items.isEmpty {
+            throw ExportError.empty  // expect: BT008
+        }
+        app.endBackgroundTask(task)
+        task = .invalid
+    }
+
+    // sample: the completion returns early before its end
+    func upload() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Upload") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        Uploads.start { result in
+            guard case .success = result else { return }  // expect: BT008
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+}

@@ -1,0 +1,53 @@
+// swift-format-ignore-file
+import BackgroundTaskKit
+import Foundation
+
+final class WidgetRefresher {
+    // sample: dispatches, then waits on a semaphore until the work is done
+    func refresh() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Refresh widgets") { expired in
+            guard !expired else {
+                Widgets.cancel()
+                return
+            }
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                Widgets.reload()
+                done.signal()
+            }
+            done.wait()
+        }
+    }
+
+    // sample: synchronous work in the block
+    func sync() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Sync") { expired in
+            if expired {
+                Store.cancelSync()
+            } else {
+                Store.syncSynchronously()
+            }
+        }
+    }
+
+    // sample: a dispatch group waited for
+    func compact() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Compact") { expired in
+            guard !expired else { return }
+            let group = DispatchGroup()
+            group.enter()
+            DispatchQueue.global().async {
+                Store.compact()
+                group.leave()
+            }
+            group.wait()
+        }
+    }
+
+    // sample: the face with the expiring-activity backend
+    func upload() async throws {
+        try await withBackgroundTask("Upload", backend: .expiringActivity) {
+            try await Uploads.run()
+        }
+    }
+}

@@ -1,0 +1,46 @@
+// swift-format-ignore-file
+import Foundation
+
+final class WidgetRefresher {
+    let queue = OperationQueue()
+
+    // sample: the work is dispatched to a global queue
+    func refresh() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Refresh widgets") { expired in  // expect: BT009
+            guard !expired else { return }
+            DispatchQueue.global().async {
+                Widgets.reload()
+            }
+        }
+    }
+
+    // sample: the work runs in a Task
+    func sync() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Sync") { expired in  // expect: BT009
+            if expired { return }
+            Task {
+                await Store.sync()
+            }
+        }
+    }
+
+    // sample: the work is queued on an operation queue
+    func compact() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Compact") { expired in  // expect: BT009
+            guard !expired else { return }
+            self.queue.addOperation {
+                Store.compact()
+            }
+        }
+    }
+
+    // sample: a URL session task with a completion handler, block passed with using:
+    func upload(_ request: URLRequest) {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload", using: { expired in  // expect: BT009
+            guard !expired else { return }
+            URLSession.shared.dataTask(with: request) { _, _, _ in
+                Log.note("uploaded")
+            }.resume()
+        })
+    }
+}
