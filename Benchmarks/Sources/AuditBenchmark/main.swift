@@ -55,3 +55,19 @@ for share in shares {
         )
     )
 }
+
+// Peak memory of the whole run (generation included), as the kernel counts it.
+var usage = rusage()
+#if os(Linux)
+    let whoSelf = RUSAGE_SELF.rawValue
+#else
+    let whoSelf = RUSAGE_SELF
+#endif
+if getrusage(whoSelf, &usage) == 0 {
+    #if os(Linux)
+        let peakBytes = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
+    #else
+        let peakBytes = Int(usage.ru_maxrss)  // bytes on Darwin
+    #endif
+    print("peak resident memory: \(peakBytes / 1_000_000) MB")
+}
