@@ -59,6 +59,54 @@ struct BadInputTests {
         #expect(skipped(report) == ["Deep.swift": .tooComplex])
     }
 
+    @Test(
+        "Long runs of mismatched brackets are audited in linear time",
+        .timeLimit(.minutes(1)),
+        arguments: [
+            ("Stray.swift", "(", "}", ""),
+            ("Stray.m", "[", ")", ""),
+            ("Keywords.swift", "(if ", ")", ""),
+            ("Keywords.m", "(if ", ";", ")"),
+            ("Selectors.m", "- a:(int)x\n", "", ""),
+        ]
+    )
+    func mismatchedBracketsStayLinear(_ name: String, _ opening: String, _ closing: String, _ tail: String) {
+        let begin =
+            name.hasSuffix(".m")
+            ? "void f(void) { UIBackgroundTaskIdentifier t = [app beginBackgroundTaskWithExpirationHandler:nil]; }\n"
+            : "let t = UIApplication.shared.beginBackgroundTask(withName: \"A\")\n"
+        let count = 50_000
+        let source =
+            begin + String(repeating: opening, count: count) + String(repeating: closing, count: count)
+            + String(repeating: tail, count: count)
+        let clock = ContinuousClock()
+        var findings: [Finding] = []
+        let elapsed = clock.measure { findings = Auditor().audit(source: source, path: name) }
+        #expect(findings.contains { $0.ruleID == "BT003" && $0.location.line == 1 })
+        #expect(elapsed < .seconds(10), "took \(elapsed)")  // quadratic, it took minutes
+    }
+
+    @Test(
+        "Many ends, resets and exits after one begin are checked in linear time",
+        .timeLimit(.minutes(1)),
+        arguments: [
+            (4_000, " UIApplication.shared.endBackgroundTask(t)\n", 50_000, " x = 1\n", "BT007"),
+            (2_000, " UIApplication.shared.endBackgroundTask(t)\n", 40_000, " if a { return }\n", "BT008"),
+        ]
+    )
+    func manyEndsStayLinear(_ ends: Int, _ end: String, _ fillers: Int, _ filler: String, _ rule: String) {
+        let source =
+            "var t = UIBackgroundTaskIdentifier.invalid\nfunc f() {\n"
+            + " t = UIApplication.shared.beginBackgroundTask(withName: \"x\") { }\n"
+            + String(repeating: filler, count: fillers / 2) + String(repeating: end, count: ends)
+            + String(repeating: filler, count: fillers / 2) + "}\n"
+        let clock = ContinuousClock()
+        var findings: [Finding] = []
+        let elapsed = clock.measure { findings = Auditor().audit(source: source, path: "Many.swift") }
+        #expect(findings.contains { $0.ruleID == rule })
+        #expect(elapsed < .seconds(10), "took \(elapsed)")  // quadratic, it took half a minute or more
+    }
+
     @Test("A symbolic-link loop is noted and not followed")
     func symbolicLinkLoopIsNoted() async throws {
         let folder = try TemporaryFolder()

@@ -5,7 +5,8 @@
 /// `class`, `struct`, `extension` → type body. In Swift every other brace is a closure; in
 /// Objective-C a brace is a block literal only after `^`, a function or method body at file level,
 /// and a plain compound statement elsewhere. Mismatched brackets are tolerated: a closer that
-/// matches nothing nearby is ignored, and braces left open at the end close with the file.
+/// matches none of the eight innermost open brackets is ignored, and brackets left open at the end
+/// close with the file. Every token costs constant time, so the pass is linear in the file.
 struct ScopeBuilder {
     struct Result {
         var partner: [Int32]
@@ -24,9 +25,14 @@ struct ScopeBuilder {
     }
 
     /// An open brace (or the file) and the keywords waiting for a brace inside it, one per bracket depth.
+    ///
+    /// `pending` is in increasing order of depth, at most one per depth and none deeper than the open
+    /// brackets, so every change touches only its end: each token costs constant time.
     private struct Frame {
         var scope: Int?
         var pending: [Pending] = []
+        /// Whether this brace or an enclosing one is code (not a type body or the file).
+        var isInsideCode = false
     }
 
     private let tokens: [Token]
@@ -65,18 +71,27 @@ struct ScopeBuilder {
     }
 
     private mutating func setPending(_ pending: Pending) {
-        frames[frames.count - 1].pending.removeAll { $0.depth >= pending.depth }
+        dropPending(atOrDeeperThan: pending.depth)
         frames[frames.count - 1].pending.append(pending)
     }
 
     /// The keyword waiting at the current bracket depth.
     private var pendingHere: Pending? {
-        let depth = openers.count
-        return frames[frames.count - 1].pending.last { $0.depth == depth }
+        guard let last = frames[frames.count - 1].pending.last, last.depth == openers.count else { return nil }
+        return last
     }
 
-    private mutating func dropPending(where condition: (Pending) -> Bool) {
-        frames[frames.count - 1].pending.removeAll(where: condition)
+    /// Forgets the keywords waiting at `depth` or deeper.
+    private mutating func dropPending(atOrDeeperThan depth: Int) {
+        while let last = frames[frames.count - 1].pending.last, last.depth >= depth {
+            frames[frames.count - 1].pending.removeLast()
+        }
+    }
+
+    /// Forgets the keyword waiting at the current bracket depth, if `condition` holds for it.
+    private mutating func dropPendingHere(if condition: (Pending) -> Bool) {
+        guard let here = pendingHere, condition(here) else { return }
+        frames[frames.count - 1].pending.removeLast()
     }
 
     private mutating func run() {
@@ -92,8 +107,7 @@ struct ScopeBuilder {
                 case "]": close(index, opener: "[")
                 case "}": close(index, opener: "{")
                 case ";":
-                    let depth = openers.count
-                    dropPending { $0.depth == depth && $0.kind != .control }
+                    dropPendingHere { $0.kind != .control }
                 default: break
                 }
             case .identifier, .directive:
@@ -127,11 +141,12 @@ struct ScopeBuilder {
             if kind == .function { name = cFunctionName(before: index) }
         }
         if !isSwift, kind == .function, name == nil { name = cFunctionName(before: index) }
-        dropPending { $0.depth >= depth }
+        dropPending(atOrDeeperThan: depth)
         let scope = scopes.count
         scopes.append(Scope(kind: kind, open: index, close: tokens.count, parent: currentScope, name: name))
         openers.append(index)
-        frames.append(Frame(scope: scope))
+        let isInsideCode = frames[frames.count - 1].isInsideCode || kind != .type
+        frames.append(Frame(scope: scope, isInsideCode: isInsideCode))
         maximumDepth = max(maximumDepth, frames.count - 1)
     }
 
@@ -139,11 +154,7 @@ struct ScopeBuilder {
         if previous(index)?.is("=") == true || previous(index)?.is(",") == true || previous(index)?.is("{") == true {
             return .compound
         }
-        let atFileLevel = frames.allSatisfy { frame in
-            guard let scope = frame.scope else { return true }
-            return scopes[scope].kind == .type
-        }
-        return atFileLevel ? .function : .compound
+        return frames[frames.count - 1].isInsideCode ? .compound : .function
     }
 
     /// The name before the parameter list that precedes a C function body.
@@ -154,9 +165,12 @@ struct ScopeBuilder {
     }
 
     private mutating func close(_ index: Int, opener: String) {
-        guard let depth = openers.lastIndex(where: { tokens[$0].text == opener }),
-            openers.count - depth <= 8
-        else { return }  // a stray closer: ignore it
+        // Only the innermost eight open brackets are searched, so each stray closer costs constant
+        // time however many brackets are open (`(` × 100,000 then `}` × 100,000 stays linear).
+        let nearby = max(0, openers.count - 8)..<openers.count
+        guard let depth = openers[nearby].lastIndex(where: { tokens[$0].text == opener }) else {
+            return  // a stray closer: ignore it
+        }
         while openers.count > depth {
             let open = openers.removeLast()
             if tokens[open].text == "{" {
@@ -169,8 +183,7 @@ struct ScopeBuilder {
             }
         }
         // Keywords seen inside the closed brackets (`(void (^)(void))`) wait for nothing any more.
-        let remaining = openers.count
-        dropPending { $0.depth > remaining }
+        dropPending(atOrDeeperThan: openers.count + 1)
         scopeIndex[index] = Int32(currentScope ?? -1)
     }
 
@@ -234,7 +247,7 @@ struct ScopeBuilder {
         {
             setPending(Pending(kind: .type, name: nil, depth: depth, line: token.line))
         } else if word == "@end" {
-            dropPending { _ in true }
+            frames[frames.count - 1].pending.removeAll()
         }
     }
 
@@ -244,7 +257,7 @@ struct ScopeBuilder {
         if token.text == "^", !isSwift {
             setPending(Pending(kind: .closure, name: nil, depth: depth, line: token.line))
         } else if token.text == "=" {
-            dropPending { $0.isVariable && $0.depth == depth }  // `let x = { … }`: a closure, not accessors
+            dropPendingHere { $0.isVariable }  // `let x = { … }`: a closure, not accessors
         } else if !isSwift, token.text == "-" || token.text == "+", depth == 0 || currentScopeIsType,
             index == 0 || tokens[index - 1].line < token.line
         {
@@ -264,7 +277,8 @@ struct ScopeBuilder {
         var position = index + 1
         var pieces: [String] = []
         var hasArguments = false
-        while position < tokens.count {
+        // A selector is short; the bound keeps a run of `- a:` lines without a body linear.
+        while position < tokens.count, position < index + 256 {
             let token = tokens[position]
             if token.is("(") {
                 guard partner[position] > 0 || findClose(from: position) != nil else { return nil }
@@ -272,6 +286,9 @@ struct ScopeBuilder {
                 continue
             }
             if token.is("{") || token.is(";") { break }
+            if token.kind == .operator, token.text == "-" || token.text == "+", tokens[position - 1].line < token.line {
+                break  // the next declaration
+            }
             if token.kind == .identifier, position + 1 < tokens.count, tokens[position + 1].is(":") {
                 pieces.append(token.text)
                 hasArguments = true

@@ -19,7 +19,7 @@ enum EarlyExitRule: RuleChecking {
             guard let binding = analysis.binding(of: site) else { continue }
             let handler = analysis.handlerScope(of: site)
             let function = syntax.namedFunction(containing: site.nameToken)
-            let ends = analysis.ends(of: binding).map(\.nameToken)
+            let ends = analysis.ends(of: binding).map(\.nameToken).sorted()
             guard
                 let end = ends.filter({ token in
                     token > site.end && !(handler.map { syntax.scopes[$0].contains(token) } ?? false)
@@ -70,7 +70,14 @@ enum EarlyExitRule: RuleChecking {
         guard let block = syntax.scope(containing: index) else { return false }
         let start = syntax.scopes[block].open
         let executable = syntax.executableScope(containing: index)
-        return ends.contains { $0 > start && $0 < index && syntax.executableScope(containing: $0) == executable }
+        // `ends` is in source order: look only at the ends between the block's `{` and the exit.
+        var low = 0
+        var high = ends.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] <= start { low = middle + 1 } else { high = middle }
+        }
+        return ends[low...].prefix { $0 < index }.contains { syntax.executableScope(containing: $0) == executable }
     }
 
     /// A `try` inside a `do` block of the same function or closure is caught there.

@@ -67,3 +67,20 @@ final class Uploader {
         task.end()
     }
 }
+
+final class SyncReset {
+    let app = UIApplication.shared
+
+    // sample: the end runs in a synchronous closure and the code right after it resets the identifier
+    func flush() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Flush") {
+            DispatchQueue.main.sync { self.app.endBackgroundTask(task) }
+            task = .invalid
+        }
+        Store.flush { _ in
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+}

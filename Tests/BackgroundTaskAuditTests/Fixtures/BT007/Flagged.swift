@@ -58,3 +58,25 @@ final class Uploader {
         app.endBackgroundTask(currentTask)  // expect: BT007
     }
 }
+
+final class Transfers {
+    let app = UIApplication.shared
+    var transferTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: finish ends without a reset; cancel resets, but only after ending the same identifier again
+    func start() {
+        transferTask = app.beginBackgroundTask(withName: "Transfer") {  // expect: BT005
+            self.app.endBackgroundTask(self.transferTask)
+            self.transferTask = .invalid
+        }
+    }
+
+    func finish() {
+        app.endBackgroundTask(transferTask)
+    }
+
+    func cancel() {
+        app.endBackgroundTask(transferTask)  // expect: BT007
+        transferTask = .invalid
+    }
+}
