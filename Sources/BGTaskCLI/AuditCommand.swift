@@ -1,4 +1,5 @@
 import BackgroundTaskAudit
+import Foundation
 
 /// `bgtask audit PATH…`: scans Swift and Objective-C sources for risky raw background-task calls.
 struct AuditCommand {
@@ -91,6 +92,22 @@ struct AuditCommand {
             case .never: false
             case .severity(let threshold): report.hasFindings(atOrAbove: threshold)
             }
+        // A file or folder named on the command line that cannot be read is an I/O error (exit 2);
+        // unreadable entries found while walking a folder are only skipped with a note.
+        let named = Set(paths.map(Self.standardized))
+        let unreadableNamed = report.skipped.filter { skipped in
+            [.unreadable, .unreadableFolder, .notRegularFile].contains(skipped.reason)
+                && named.contains(Self.standardized(skipped.path))
+        }
+        if !unreadableNamed.isEmpty {
+            let errors = unreadableNamed.map { "error: cannot read \($0.path): \($0.detail)\n" }.joined()
+            return CommandResult(exitStatus: 2, standardOutput: output, standardError: report.skipNotes + errors)
+        }
         return CommandResult(exitStatus: fails ? 1 : 0, standardOutput: output, standardError: report.skipNotes)
+    }
+
+    /// A path as a comparable absolute path, without `.` or `..` parts or a trailing slash.
+    private static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

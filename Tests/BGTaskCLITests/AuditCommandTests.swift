@@ -144,6 +144,20 @@ struct AuditCommandTests {
         #expect(result.standardError == "error: no such file or folder: /no/such/folder\n")
     }
 
+    @Test("A file named on the command line that cannot be read as source exits 2; inside a folder it is only noted")
+    func namedUnreadableFileExitsTwo() async throws {
+        try await withFolder(["Good.swift": Self.correct]) { folder in
+            #expect(mkfifo(folder + "/Pipe.swift", 0o644) == 0)
+            let named = await BGTask.run(["audit", folder + "/Good.swift", folder + "/Pipe.swift"])
+            #expect(named.exitStatus == 2)
+            #expect(named.standardError.contains("error: cannot read \(folder)/Pipe.swift: "))
+            let walked = await BGTask.run(["audit", folder])
+            #expect(walked.exitStatus == 0)
+            #expect(walked.standardError.hasPrefix("note: skipped \(folder)/Pipe.swift: "))
+            #expect(!walked.standardError.contains("error:"))
+        }
+    }
+
     @Test(
         "Bad audit arguments print usage and exit 2",
         arguments: [

@@ -39,7 +39,19 @@ struct BindingResolver {
     let syntax: SourceSyntax
 
     func binding(of site: CallSite) -> IdentifierBinding? {
-        let equals = site.start - 1
+        // `x = await …`, `x = try …`, `x = try? …`: step back over the effect keywords to the `=`.
+        var equals = site.start - 1
+        while let previous = syntax.token(equals) {
+            if previous.isIdentifier("await") || previous.isIdentifier("try") {
+                equals -= 1
+            } else if previous.kind == .operator, previous.text == "?" || previous.text == "!",
+                syntax.token(equals - 1)?.isIdentifier("try") == true
+            {
+                equals -= 2
+            } else {
+                break
+            }
+        }
         guard let token = syntax.token(equals), token.kind == .operator, token.text == "=" else { return nil }
         let lhsEnd = equals  // exclusive
         var lhsStart = lhsEnd
@@ -70,16 +82,30 @@ struct BindingResolver {
         let chain = (lhsStart..<nameEnd).map { syntax.tokens[$0] }
         let hasMemberAccess = chain.contains { $0.is(".") || $0.is("->") }
 
-        // Swift `let x = …` / `var x: T = …`: the chain starts after `let`/`var`.
+        // Swift `let x = …` / `private var x: T = …`: the name follows `let`/`var` (after any
+        // modifiers). In a type body or at file level it is a stored property or a global.
         if syntax.isSwift {
-            let keywordFirst = chain.first.map { $0.isIdentifier("let") || $0.isIdentifier("var") } ?? false
-            if keywordFirst, chain.count >= 2 {
+            if let keyword = chain.firstIndex(where: { $0.isIdentifier("let") || $0.isIdentifier("var") }),
+                keyword + 1 < chain.count
+            {
+                let nameToken = lhsStart + keyword + 1
+                let scope = syntax.scope(containing: nameToken)
+                if scope.map({ syntax.scopes[$0].kind == .type }) ?? true {
+                    return IdentifierBinding(
+                        name: name,
+                        written: syntax.tokens[nameToken].text,
+                        storage: .property,
+                        declaration: nil,
+                        isOptional: false,
+                        isBlockQualified: false
+                    )
+                }
                 return IdentifierBinding(
                     name: name,
-                    written: syntax.tokens[lhsStart + 1].text,
-                    storage: .local(scope: syntax.scope(containing: lhsStart)),
-                    declaration: lhsStart + 1,
-                    isOptional: swiftDeclarationIsOptional(nameToken: lhsStart + 1),
+                    written: syntax.tokens[nameToken].text,
+                    storage: .local(scope: scope),
+                    declaration: nameToken,
+                    isOptional: swiftDeclarationIsOptional(nameToken: nameToken),
                     isBlockQualified: false
                 )
             }

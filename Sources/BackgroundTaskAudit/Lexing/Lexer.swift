@@ -68,6 +68,11 @@ private struct LexerScanner {
     }
 
     mutating func run() {
+        // A UTF-8 byte-order mark is not code: skip it, and count columns from after it.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+            lineStart = 3
+        }
         while index < bytes.count {
             let start = index
             let startLine = line

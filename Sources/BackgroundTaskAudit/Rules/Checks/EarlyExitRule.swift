@@ -34,7 +34,7 @@ enum EarlyExitRule: RuleChecking {
                 if kind == "try", isCaught(index, within: scope, in: syntax) { continue }
                 let beginLine = syntax.tokens[site.nameToken].line
                 let endLine = syntax.tokens[end].line
-                let name = analysis.functionName(at: index).map { " leaves `\($0)`" } ?? " leaves this code"
+                let name = leftCode(scope, exit: index, in: analysis)
                 hits.append(
                     RuleHit(
                         token: index,
@@ -48,6 +48,31 @@ enum EarlyExitRule: RuleChecking {
             }
         }
         return hits
+    }
+
+    /// What the exit leaves: the function, or the closure it is in (and that closure's function).
+    private static func leftCode(_ scope: Int, exit index: Int, in analysis: FileAnalysis) -> String {
+        let syntax = analysis.syntax
+        let function = analysis.functionName(at: index)
+        guard syntax.scopes[scope].kind == .closure else {
+            return function.map { " leaves `\($0)`" } ?? " leaves this code"
+        }
+        let inside = function.map { " in `\($0)`" } ?? ""
+        let callee = closureCallee(scope, in: syntax).map { " passed to `\($0)`" } ?? ""
+        return " leaves the closure\(callee)\(inside)"
+    }
+
+    /// The function a closure is passed to, when the closure trails a call: `upload { … }`,
+    /// `upload(photo) { … }`.
+    private static func closureCallee(_ scope: Int, in syntax: SourceSyntax) -> String? {
+        var position = syntax.scopes[scope].open - 1
+        if let token = syntax.token(position), token.is(")"), let open = syntax.partner(of: position) {
+            position = open - 1
+        }
+        guard let token = syntax.token(position), token.kind == .identifier,
+            !["in", "return", "else", "do", "try", "await"].contains(token.text)
+        else { return nil }
+        return token.text
     }
 
     /// `return`, `throw`, `@throw`, or a Swift `try` that is not `try?` / `try!`.

@@ -1,0 +1,96 @@
+import BackgroundTaskAudit
+import Testing
+
+/// Findings whose message or binding depends on the code's shape, beyond the fixtures' line and rule.
+struct RuleMessageTests {
+    private func findings(_ source: String, path: String = "App/Sample.swift") -> [Finding] {
+        Auditor().audit(source: source, path: path)
+    }
+
+    @Test("An early return inside a completion closure names that closure, not the function")
+    func earlyReturnInAClosureNamesTheClosure() throws {
+        let source = """
+            func start() {
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+                upload { [weak self] in
+                    guard let self else { return }
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+            }
+            """
+        let finding = try #require(findings(source).first { $0.ruleID == "BT008" })
+        #expect(finding.location.line == 8)
+        #expect(finding.message.hasPrefix("This `return` leaves the closure passed to `upload` in `start` between"))
+    }
+
+    @Test("An early return in the function itself names the function")
+    func earlyReturnInTheFunctionNamesTheFunction() throws {
+        let source = """
+            func save() {
+                let task = UIApplication.shared.beginBackgroundTask(withName: "Save") {}
+                guard ready else { return }
+                UIApplication.shared.endBackgroundTask(task)
+            }
+            """
+        let finding = try #require(findings(source).first { $0.ruleID == "BT008" })
+        #expect(finding.message.hasPrefix("This `return` leaves `save` between"))
+    }
+
+    @Test("await and try before a begin still bind the identifier", arguments: ["await", "try", "try?", "try await"])
+    func effectKeywordsBeforeABeginKeepTheBinding(_ keywords: String) {
+        let source = """
+            final class Saver {
+                var stored = UIBackgroundTaskIdentifier.invalid
+                func save() async {
+                    stored = \(keywords) UIApplication.shared.beginBackgroundTask(withName: "Save") {
+                        UIApplication.shared.endBackgroundTask(self.stored)
+                        self.stored = .invalid
+                    }
+                }
+            }
+            """
+        #expect(findings(source).contains { $0.ruleID == "BT005" && $0.location.line == 4 })
+    }
+
+    @Test("A stored property initialized by a begin is reported by its name", arguments: ["", "private ", "static "])
+    func storedPropertyInitializerIsAProperty(_ modifiers: String) throws {
+        let source = """
+            final class Keeper {
+                \(modifiers)var bgTask = UIApplication.shared.beginBackgroundTask(withName: "Keep") {}
+            }
+            """
+        let finding = try #require(findings(source).first { $0.ruleID == "BT005" })
+        #expect(finding.message.contains("`bgTask`"))
+    }
+
+    @Test("A local declared with modifiers-free let is not a property")
+    func localDeclarationIsNotAProperty() {
+        let source = """
+            func work() {
+                let task = UIApplication.shared.beginBackgroundTask(withName: "Work") {}
+                UIApplication.shared.endBackgroundTask(task)
+            }
+            """
+        #expect(!findings(source).contains { $0.ruleID == "BT005" })
+    }
+
+    @Test("A byte-order mark is skipped: no spurious finding, columns count from after it")
+    func byteOrderMarkIsSkipped() throws {
+        let source =
+            "\u{FEFF}func work() {\n    let task = UIApplication.shared.beginBackgroundTask(withName: \"W\") {}\n"
+            + "    UIApplication.shared.endBackgroundTask(task)\n}\n"
+        let withMark = findings(source)
+        let without = findings(String(source.dropFirst()))
+        #expect(withMark.map(\.ruleID) == without.map(\.ruleID))
+        #expect(withMark.map(\.location) == without.map(\.location))
+        #expect(!withMark.contains { $0.ruleID == "BT005" })
+        let oneLine = "\u{FEFF}let t = UIApplication.shared.beginBackgroundTask(withName: \"W\") {}\n"
+        let begin = try #require(findings(oneLine).first { $0.ruleID == "BT001" })
+        #expect(begin.location.column == 30)
+    }
+}
