@@ -46,8 +46,9 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
             }
             return RuleHit(
                 token: site.nameToken,
-                message: "The handler block captures `\(name)` without __block, so it keeps the value from before "
-                    + "this call assigned it (0, UIBackgroundTaskInvalid): on expiry it ends the wrong identifier, "
+                message: "The handler block captures `\(name)` without __block, so it keeps the value the "
+                    + "variable had before this call assigned it (UIBackgroundTaskInvalid, or an uninitialized "
+                    + "value when it is declared in this statement): on expiry it ends the wrong identifier, "
                     + "the real task leaks and \(RuleText.terminated). Declare it `__block UIBackgroundTaskIdentifier "
                     + "\(name)`, or use SafeBackgroundTask, which captures the identifier for you."
             )
