@@ -3,7 +3,9 @@
 /// The assertion lasts only while the block runs. A block that hands the work to
 /// `DispatchQueue.async`, `Task {}`, an operation queue or a completion handler, and does not then
 /// wait for it (`semaphore.wait()`, `group.wait()`, `dispatch_semaphore_wait`), lets the process be
-/// suspended mid-work.
+/// suspended mid-work. Not counted: a closure in a branch that tests the block's `expired` parameter
+/// (`if expired { Task { await cancel() }; return }`: cleanup, not the work), and a main-queue post
+/// after synchronous work in the block (`let r = render(); DispatchQueue.main.async { show(r) }`).
 enum ExpiringActivityReturnsEarlyRule: RuleChecking {
     static let rule = AuditRule(
         id: "BT009",
@@ -16,16 +18,40 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
         "waitUntilAllOperationsAreFinished", "waitUntilDate",
     ]
 
+    /// Calls that set up a wait rather than do work.
+    private static let setUpCalls: Set<String> = [
+        "DispatchSemaphore", "DispatchGroup", "dispatch_semaphore_create", "dispatch_group_create", "enter",
+        "dispatch_group_enter", "print", "NSLog", "os_log",
+    ]
+
+    /// Words that are followed by `(` without being a call.
+    private static let keywords: Set<String> = [
+        "if", "guard", "while", "for", "switch", "return", "sizeof", "typeof", "__typeof", "__typeof__", "case",
+    ]
+
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
         return analysis.expiringActivities.compactMap { site in
             guard let block = analysis.handlerScope(of: site) else { return nil }
             let region = syntax.scopes[block]
+            let expired = expiredNames(of: block, in: analysis)
             // Scopes are in order of their `{`: the ones inside the block follow it.
             let inside = (block + 1)..<syntax.scopes.count
             let dispatched = inside.prefix { region.contains(syntax.scopes[$0].open) }.first { scope in
-                guard syntax.scopes[scope].kind == .closure, case .asynchronous = analysis.timing(ofClosure: scope)
+                guard syntax.scopes[scope].kind == .closure, case .asynchronous = analysis.timing(ofClosure: scope),
+                    analysis.deferringClosure(of: syntax.scopes[scope].open, within: block) == nil
                 else { return false }
+                let open = syntax.scopes[scope].open
+                let onExpiry = analysis.enclosingConditions(of: open, within: block).contains {
+                    analysis.mentionsAny(expired, in: $0)
+                }
+                if onExpiry { return false }
+                let start = analysis.statementStart(of: open)
+                if postsToMainQueue(scope, from: start, in: analysis),
+                    hasSynchronousWork(before: start, in: block, expired: expired, analysis: analysis)
+                {
+                    return false
+                }
                 return true
             }
             guard let dispatched else { return nil }
@@ -46,6 +72,74 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
                     + "expired == true), or use withBackgroundTask(_:) or SafeBackgroundTask with the "
                     + ".expiringActivity backend, which keeps the block parked until the task ends."
             )
+        }
+    }
+
+    /// The block's `expired` parameter: `{ expired in`, `{ (isExpired: Bool) in`, `$0`, `^(BOOL expired) {`.
+    private static func expiredNames(of block: Int, in analysis: FileAnalysis) -> Set<String> {
+        let syntax = analysis.syntax
+        let open = syntax.scopes[block].open
+        if syntax.isSwift {
+            let body = analysis.bodyStart(of: block)
+            guard body > open + 1, syntax.tokens[body - 1].isIdentifier("in") else { return ["$0"] }
+            var names: Set<String> = []
+            for index in (open + 1)..<(body - 1) where syntax.tokens[index].kind == .identifier {
+                let previous = syntax.tokens[index - 1]
+                guard previous.is("{") || previous.is("(") || previous.is(","), syntax.tokens[index].text != "_"
+                else { continue }
+                names.insert(syntax.tokens[index].text)
+            }
+            return names
+        }
+        guard let close = syntax.token(open - 1), close.is(")"), let parameters = syntax.partner(of: open - 1),
+            let name = ((parameters + 1)..<(open - 1)).last(where: { syntax.tokens[$0].kind == .identifier })
+        else { return [] }
+        return [syntax.tokens[name].text]
+    }
+
+    /// Whether the statement from `start` to the closure posts it to the main queue:
+    /// `DispatchQueue.main.async`, `OperationQueue.main.addOperation`, `dispatch_async(dispatch_get_main_queue(), …)`,
+    /// `[[NSOperationQueue mainQueue] addOperationWithBlock:…]`, `Task { @MainActor in … }`.
+    private static func postsToMainQueue(_ closure: Int, from start: Int, in analysis: FileAnalysis) -> Bool {
+        let syntax = analysis.syntax
+        let open = syntax.scopes[closure].open
+        if syntax.token(open + 1)?.is("@") == true, syntax.token(open + 2)?.isIdentifier("MainActor") == true {
+            return true
+        }
+        return (start..<open).contains { index in
+            let token = syntax.tokens[index]
+            guard token.kind == .identifier else { return false }
+            switch token.text {
+            case "main": return syntax.token(index - 1)?.is(".") == true
+            case "dispatch_get_main_queue", "mainQueue", "MainActor": return true
+            default: return false
+            }
+        }
+    }
+
+    /// Whether the block calls something synchronously before `limit`, outside branches that test
+    /// `expired` and outside nested closures: the work itself, done before a follow-up is posted.
+    private static func hasSynchronousWork(
+        before limit: Int,
+        in block: Int,
+        expired: Set<String>,
+        analysis: FileAnalysis
+    ) -> Bool {
+        let syntax = analysis.syntax
+        return (analysis.bodyStart(of: block)..<limit).contains { index in
+            let token = syntax.tokens[index]
+            let isCall: Bool
+            if token.kind == .identifier, syntax.token(index + 1)?.is("(") == true {
+                isCall = !keywords.contains(token.text) && !setUpCalls.contains(token.text)
+            } else if !syntax.isSwift, token.is("["), let previous = syntax.token(index - 1) {
+                // A message, not a subscript: `[Thumbnailer renderAll]`.
+                isCall = previous.kind != .identifier && !previous.is("]") && !previous.is(")")
+            } else {
+                isCall = false
+            }
+            guard isCall, analysis.deferringClosure(of: index, within: block) == nil else { return false }
+            let conditions = analysis.enclosingConditions(of: index, within: block)
+            return !conditions.contains { analysis.mentionsAny(expired, in: $0) }
         }
     }
 }

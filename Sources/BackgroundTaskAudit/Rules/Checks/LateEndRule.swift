@@ -3,7 +3,10 @@
 /// Three shapes: no end at all (directly or through a same-file helper such as `finishTask()`);
 /// every end inside a closure that runs later (`DispatchQueue.main.async`, `Task {}`, a completion
 /// handler, or any closure not known to run synchronously); or every end behind a `[weak self]` /
-/// `__weak` reference that can bail out (`guard let self else { return }`, `self?.`, `[weakSelf …]`).
+/// `__weak` reference that can bail out: `self?.`, `[weakSelf …]`, an early `return` whose condition
+/// tests the weak name or a strong alias of it (`guard let self else { return }`, `if (!sself) return;`),
+/// or an `if` around the end that does (`if let self { … }`, `if (sself) { … }`). A `return` whose
+/// condition is about something else (`guard task != .invalid else { return }`) does not count.
 enum LateEndRule: RuleChecking {
     static let rule = AuditRule(
         id: "BT004",
@@ -61,9 +64,12 @@ enum LateEndRule: RuleChecking {
                 analysis.mentions($0, in: (region.open + 1)..<region.close)
             }
         )
-        guard !weakNames.isEmpty,
-            synchronous.allSatisfy({ canBailOut(before: $0, handler: handler, weakNames: weakNames, in: analysis) })
-        else { return nil }
+        guard !weakNames.isEmpty else { return nil }
+        let guarded = withStrongAliases(weakNames, handler: handler, in: analysis)
+        let bailsOut = synchronous.allSatisfy {
+            canBailOut(before: $0, handler: handler, weakNames: guarded, ends: synchronous, in: analysis)
+        }
+        guard bailsOut else { return nil }
         let shape = syntax.isSwift ? "[weak self]" : "a __weak reference"
         return RuleHit(
             token: site.nameToken,
@@ -74,10 +80,15 @@ enum LateEndRule: RuleChecking {
         )
     }
 
-    /// Whether the end at `token` is skipped when a weak reference is nil.
-    private static func canBailOut(before token: Int, handler: Int, weakNames: Set<String>, in analysis: FileAnalysis)
-        -> Bool
-    {
+    /// Whether the end at `token` is skipped when a weak reference is nil. `weakNames` holds the weak
+    /// names and the strong aliases assigned from them (`sself`, `strongSelf`, `me`).
+    private static func canBailOut(
+        before token: Int,
+        handler: Int,
+        weakNames: Set<String>,
+        ends: [Int],
+        in analysis: FileAnalysis
+    ) -> Bool {
         let syntax = analysis.syntax
         let region = syntax.scopes[handler]
         // The statement around the end: `self?.finish()`, `[weakSelf finish]`, `endBackgroundTask(weakSelf.task)`.
@@ -95,25 +106,53 @@ enum LateEndRule: RuleChecking {
             if !syntax.isSwift { return true }
             if let next = syntax.token(index + 1), next.kind == .operator, next.text.hasPrefix("?") { return true }
         }
-        // An early `return` in the handler before the end (`guard let self else { return }`).
+        // An early `return` before the end whose condition tests the weak reference or an alias:
+        // `guard let self else { return }`, `if (!me) return;`. `guard task != .invalid` does not count,
+        // nor a branch that ends the task before it returns (`guard let self else { end(task); return }`).
         for index in (region.open + 1)..<token where syntax.tokens[index].isIdentifier("return") {
-            if syntax.executableScope(containing: index) == handler { return true }
-        }
-        // The end inside `if let self { … }` / `if (strongSelf) { … }`.
-        var current = syntax.scope(containing: token)
-        while let scope = current, scope != handler {
-            let block = syntax.scopes[scope]
-            if block.kind == .control, block.name == "if" {
-                var cursor = block.open - 1
-                while cursor > region.open, !syntax.tokens[cursor].isIdentifier("if") {
-                    let name = syntax.tokens[cursor].text
-                    if weakNames.contains(name) || name == "self" || name == "strongSelf" { return true }
-                    cursor -= 1
-                }
+            guard syntax.executableScope(containing: index) == handler,
+                let condition = analysis.decidingCondition(ofStatementAt: index, within: handler)
+            else { continue }
+            if let branch = syntax.scope(containing: index), branch != handler,
+                ends.contains(where: { $0 < index && syntax.scopes[branch].contains($0) })
+            {
+                continue
             }
-            current = block.parent
+            if analysis.mentionsAny(weakNames, in: condition) { return true }
         }
-        return false
+        // The end inside `if let self { … }` / `if (sself) { … }`.
+        return analysis.enclosingConditions(of: token, within: handler).contains {
+            analysis.mentionsAny(weakNames, in: $0)
+        }
+    }
+
+    /// The weak names plus the names the handler assigns from them:
+    /// `guard let strongSelf = self`, `__strong __typeof(wself) sself = wself;`, `typeof(self) me = weakSelf;`.
+    private static func withStrongAliases(_ weakNames: Set<String>, handler: Int, in analysis: FileAnalysis)
+        -> Set<String>
+    {
+        let syntax = analysis.syntax
+        let region = syntax.scopes[handler]
+        var names = weakNames
+        var index = region.open + 1
+        while index + 1 < region.close {
+            defer { index += 1 }
+            let assignment = syntax.tokens[index]
+            guard assignment.kind == .operator, assignment.text == "=",
+                let target = syntax.token(index - 1), target.kind == .identifier,
+                let source = syntax.token(index + 1), source.kind == .identifier, names.contains(source.text),
+                syntax.executableScope(containing: index) == handler
+            else { continue }
+            // The whole right-hand side is the weak name: `= self else`, `= wself;`, `= self {`, `= self,`.
+            if let after = syntax.token(index + 2) {
+                let ends =
+                    after.is(";") || after.is(",") || after.is("{") || after.is(")") || after.isIdentifier("else")
+                    || (syntax.isSwift && after.line > source.line)
+                guard ends else { continue }
+            }
+            names.insert(target.text)
+        }
+        return names
     }
 
     /// The `[` of the Objective-C message whose selector (or argument) is at `token`.

@@ -48,6 +48,32 @@
     }];
 }
 
+// sample: a weak reference for the cleanup, then a return on the identifier, not on the reference
+- (void)sync {
+    __weak typeof(self) weakSelf = self;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{
+        [weakSelf cancelUpload];
+        if (task == UIBackgroundTaskInvalid) return;
+        [[UIApplication sharedApplication] endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+}
+
+// sample: a strong alias only around the cleanup; the end follows it
+- (void)compact {
+    __weak __typeof__ (self) wself = self;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Compact" expirationHandler:^{
+        __strong __typeof (wself) sself = wself;
+        if (sself) {
+            [sself cancelUpload];
+        }
+        [[UIApplication sharedApplication] endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+}
+
 - (void)finishTask:(UIBackgroundTaskIdentifier)task {
     [[UIApplication sharedApplication] endBackgroundTask:task];
 }

@@ -55,6 +55,44 @@ final class FeedRefresher {
         Downloads.start { task.end() }
     }
 
+    // sample: [weak self] for the cleanup, then a guard on the identifier, not on self
+    func sync() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Sync") { [weak self] in
+            self?.cancelUpload()
+            guard task != .invalid else { return }
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: guard let self whose else branch ends the task before it returns
+    func compact() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Compact") { [weak self] in
+            guard let self = self else {
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+                return
+            }
+            self.cancelUpload()
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: if let self around the cleanup only; the end follows it
+    func export() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Export") { [weak self] in
+            if let self {
+                self.cancelUpload()
+            }
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
     func finish(_ task: UIBackgroundTaskIdentifier) {
         app.endBackgroundTask(task)
     }

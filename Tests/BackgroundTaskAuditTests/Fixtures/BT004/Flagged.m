@@ -61,6 +61,48 @@
     }];
 }
 
+// sample: SDWebImage-style sself alias, the end only inside if (sself)
+- (void)store {
+    UIApplication *application = [UIApplication sharedApplication];
+    __weak __typeof__ (self) wself = self;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [application beginBackgroundTaskWithName:@"Store" expirationHandler:^{  // expect: BT004
+        __strong __typeof (wself) sself = wself;
+        if (sself) {
+            [sself cancelDownload];
+            [application endBackgroundTask:task];
+            task = UIBackgroundTaskInvalid;
+        }
+    }];
+}
+
+// sample: a local strong alias that bails out without braces
+- (void)sync {
+    __weak typeof(self) weakSelf = self;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT004
+        typeof(self) me = weakSelf;
+        if (!me) return;
+        [me cancelDownload];
+        [[UIApplication sharedApplication] endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+}
+
+// sample: a local strong alias, the end only inside if (me)
+- (void)compact {
+    __weak typeof(self) weakSelf = self;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Compact" expirationHandler:^{  // expect: BT004
+        typeof(self) me = weakSelf;
+        if (me) {
+            [me cancelDownload];
+            [[UIApplication sharedApplication] endBackgroundTask:task];
+            task = UIBackgroundTaskInvalid;
+        }
+    }];
+}
+
 - (void)finishTask:(UIBackgroundTaskIdentifier)task {
     [[UIApplication sharedApplication] endBackgroundTask:task];
 }

@@ -59,6 +59,29 @@ final class FeedRefresher {
         }
     }
 
+    // sample: guard let strongSelf = self bails out before the end
+    func sync() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Sync") { [weak self] in  // expect: BT004
+            guard let strongSelf = self else { return }
+            strongSelf.cancelUpload()
+            strongSelf.app.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: the end only inside if let self
+    func compact() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Compact") { [weak self] in  // expect: BT004
+            if let self {
+                self.cancelUpload()
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+    }
+
     func stop(_ task: UIBackgroundTaskIdentifier) {
         app.endBackgroundTask(task)
     }

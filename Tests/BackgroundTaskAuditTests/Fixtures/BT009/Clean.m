@@ -38,4 +38,28 @@
     }];
 }
 
+// sample: a dispatch_async only to cancel on expiry; otherwise the work runs synchronously
+- (void)upload {
+    [[NSProcessInfo processInfo] performExpiringActivityWithReason:@"Upload" usingBlock:^(BOOL expired) {
+        if (expired) {
+            dispatch_async(dispatch_get_main_queue(), ^{
+                [Uploads cancel];
+            });
+            return;
+        }
+        [Uploads runSynchronously];
+    }];
+}
+
+// sample: the work done synchronously, then a UI update posted to the main queue
+- (void)render {
+    [[NSProcessInfo processInfo] performExpiringActivityWithReason:@"Render" usingBlock:^(BOOL expired) {
+        if (expired) return;
+        NSArray *result = [Thumbnails renderAll];
+        dispatch_async(dispatch_get_main_queue(), ^{
+            [self show:result];
+        });
+    }];
+}
+
 @end

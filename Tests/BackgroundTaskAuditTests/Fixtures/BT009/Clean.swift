@@ -44,10 +44,32 @@ final class WidgetRefresher {
         }
     }
 
+    // sample: a Task only to cancel on expiry; otherwise the work runs synchronously
+    func uploadSynchronously() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload") { expired in
+            if expired {
+                Task { await Uploads.cancel() }
+                return
+            }
+            Uploads.runSynchronously()
+        }
+    }
+
+    // sample: the work done synchronously, then a UI update posted to the main queue
+    func render() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Render", using: { expired in
+            guard !expired else { return }
+            let result = Thumbnails.renderAll()
+            DispatchQueue.main.async { self.show(result) }
+        })
+    }
+
     // sample: the face with the expiring-activity backend
     func upload() async throws {
         try await withBackgroundTask("Upload", backend: .expiringActivity) {
             try await Uploads.run()
         }
     }
+
+    func show(_ result: Any) {}
 }

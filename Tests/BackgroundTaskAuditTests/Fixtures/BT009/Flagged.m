@@ -32,4 +32,17 @@
     }];
 }
 
+// sample: cleanup on expiry, then dispatch_async of the work
+- (void)upload {
+    [[NSProcessInfo processInfo] performExpiringActivityWithReason:@"Upload" usingBlock:^(BOOL expired) {  // expect: BT009
+        if (expired) {
+            [Uploads cancel];
+            return;
+        }
+        dispatch_async(dispatch_get_main_queue(), ^{
+            [Uploads run];
+        });
+    }];
+}
+
 @end

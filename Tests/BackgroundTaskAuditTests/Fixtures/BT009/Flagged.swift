@@ -34,6 +34,19 @@ final class WidgetRefresher {
         }
     }
 
+    // sample: cleanup on expiry, then the work posted to the main queue with nothing done first
+    func reload() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Reload") { expired in  // expect: BT009
+            if expired {
+                Widgets.cancel()
+                return
+            }
+            DispatchQueue.main.async {
+                Widgets.reload()
+            }
+        }
+    }
+
     // sample: a URL session task with a completion handler, block passed with using:
     func upload(_ request: URLRequest) {
         ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload", using: { expired in  // expect: BT009
