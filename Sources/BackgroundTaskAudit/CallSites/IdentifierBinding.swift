@@ -19,6 +19,18 @@ struct IdentifierBinding: Sendable {
     /// Objective-C: declared `__block`.
     var isBlockQualified: Bool
 
+    /// A binding to storage that outlives the call: a property, an instance variable or a global.
+    static func property(name: String, written: String) -> IdentifierBinding {
+        IdentifierBinding(
+            name: name,
+            written: written,
+            storage: .property,
+            declaration: nil,
+            isOptional: false,
+            isBlockQualified: false
+        )
+    }
+
     /// `self.task` → `task`, `_task` → `task`, `strongSelf->_task` → `task`, `task!` → `task`.
     static func normalizedName(_ syntax: SourceSyntax, _ range: Range<Int>) -> String? {
         var upper = range.upperBound
@@ -91,14 +103,7 @@ struct BindingResolver {
                 let nameToken = lhsStart + keyword + 1
                 let scope = syntax.scope(containing: nameToken)
                 if scope.map({ syntax.scopes[$0].kind == .type }) ?? true {
-                    return IdentifierBinding(
-                        name: name,
-                        written: syntax.tokens[nameToken].text,
-                        storage: .property,
-                        declaration: nil,
-                        isOptional: false,
-                        isBlockQualified: false
-                    )
+                    return IdentifierBinding.property(name: name, written: syntax.tokens[nameToken].text)
                 }
                 return IdentifierBinding(
                     name: name,
@@ -122,14 +127,7 @@ struct BindingResolver {
             )
         }
         if hasMemberAccess {
-            return IdentifierBinding(
-                name: name,
-                written: written,
-                storage: .property,
-                declaration: nil,
-                isOptional: false,
-                isBlockQualified: false
-            )
+            return IdentifierBinding.property(name: name, written: written)
         }
         // A plain `x = …`: a local when a declaration of `x` is in scope, otherwise a property or global.
         let plain = syntax.tokens[nameEnd - 1].text
@@ -143,14 +141,7 @@ struct BindingResolver {
                 isBlockQualified: !syntax.isSwift && objectiveCDeclarationIsBlockQualified(nameToken: declaration)
             )
         }
-        return IdentifierBinding(
-            name: name,
-            written: written,
-            storage: .property,
-            declaration: nil,
-            isOptional: false,
-            isBlockQualified: false
-        )
+        return IdentifierBinding.property(name: name, written: written)
     }
 
     /// In `var task: UIBackgroundTaskIdentifier? = …`, the `:` before the type.
