@@ -52,6 +52,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// The configuration in force.
     public let configuration: Configuration
     private let clock: BackendClock
+    /// The configured stale age, validated (`nil`: no stale check).
+    private let staleTaskAge: TimeInterval?
     private let wrappedCallSiteAware: (any CallSiteAwareBackend)?
     private let state: Locked<State>
 
@@ -84,6 +86,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         self.clock = BackendClock.of(backend)
         self.wrappedCallSiteAware = backend as? any CallSiteAwareBackend
         let staleTaskAge = configuration.staleTaskAge.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        self.staleTaskAge = staleTaskAge
         let limit = configuration.assertionLimit.map { max($0, 1) }
         self.state = Locked(State(ledger: TaskLedger(limit: limit, staleTaskAge: staleTaskAge)))
         state.withLock { $0.ledger.source = ObjectIdentifier(self) }
@@ -237,7 +240,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// On a backend with a virtual clock (the simulator), checks for stale assertions once this one
     /// reaches the stale age, so the event comes with the simulator's own warning. No timer otherwise.
     private func scheduleStaleCheck() {
-        guard clock.isVirtual, let age = state.withLock({ $0.ledger.staleTaskAge }) else { return }
+        guard clock.isVirtual, let age = staleTaskAge else { return }
         clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
     }
 
