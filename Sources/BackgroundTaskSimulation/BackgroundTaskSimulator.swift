@@ -25,7 +25,7 @@ import Foundation
 /// expiration handlers run on the main actor while they run.
 ///
 /// See `Documentation/Simulator.md` for exactly which iOS rules it models and which it does not.
-public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAwareBackend, ClockProvidingBackend {
+public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAwareBackend {
     let state: Locked<SimulatorState>
 
     /// Creates a simulated app.
@@ -113,9 +113,18 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// Virtual time in seconds since the simulator was created.
     public var now: TimeInterval { state.withLock { $0.now } }
 
-    /// The virtual time, for BackgroundTaskKit's engines: task ages and linger timers on a simulator
-    /// run in its virtual time.
-    package func currentTime() -> TimeInterval { now }
+    /// Tells BackgroundTaskKit's engines the call sites and its virtual clock: task ages and linger
+    /// timers on a simulator run in its virtual time.
+    public var engineHooks: BackgroundTaskBackendHooks {
+        BackgroundTaskBackendHooks(
+            callSiteAware: self,
+            clock: BackendClock(
+                now: { [weak self] in self?.now ?? 0 },
+                schedule: { [weak self] delay, work in self?.schedule(after: delay, work) },
+                isVirtual: true
+            )
+        )
+    }
 
     /// Every event so far, with its virtual time.
     public var log: [SimulatorLogEntry] { state.withLock { $0.log } }

@@ -54,4 +54,8 @@ public protocol BackgroundTaskBackend: Sendable {
     /// An estimate: use it for a guard ("is there enough time to start?") or for debugging, never as
     /// a schedule.
     var backgroundTimeRemaining: TimeInterval? { get }
+
+    /// What this backend tells the package's engine beyond these calls; keep the default,
+    /// ``BackgroundTaskBackendHooks/none``, which a protocol extension provides.
+    var engineHooks: BackgroundTaskBackendHooks { get }
 }

@@ -115,14 +115,3 @@ public struct ClosureBackgroundTaskObserver: BackgroundTaskObserver {
         handler(event)
     }
 }
-
-/// One registered observer and the serial queue that delivers to it.
-struct ObserverRegistration: Sendable {
-    let observer: any BackgroundTaskObserver
-    let queue: DispatchQueue
-
-    init(_ observer: any BackgroundTaskObserver) {
-        self.observer = observer
-        self.queue = DispatchQueue(label: "BackgroundTaskKit.observer")
-    }
-}

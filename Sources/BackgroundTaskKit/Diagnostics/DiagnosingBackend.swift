@@ -31,16 +31,19 @@ import Foundation
 /// the system terminates the app for), and is counted as expired, not ended, when it is.
 /// The handler is timed: observers get ``BackgroundTaskEvent/Kind/expirationHandlerEntered`` and
 /// ``BackgroundTaskEvent/Kind/expirationHandlerExited(duration:)`` around it.
-public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBackend, ClockProvidingBackend {
+public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBackend,
+    @unchecked Sendable  // mutable state only under `lock`
+{
     /// What a diagnosing backend watches for.
     public struct Configuration: Sendable, Equatable {
         /// Age at which an assertion still held is reported stale (``BackgroundTaskEvent/Kind/stale(age:)``),
-        /// checked on every begin and end and by ``DiagnosingBackend/checkStaleTasks()``; `nil` turns
-        /// the check off. Default 30 s, the age of iOS's own warning.
+        /// checked on every begin and end and by ``DiagnosingBackend/checkStaleTasks()``; `nil`,
+        /// negative, NaN or infinite turn the check off. Default 30 s, the age of iOS's own warning.
         public var staleTaskAge: TimeInterval? = 30
         /// Held assertions at which observers are warned (``BackgroundTaskEvent/Kind/limitApproaching(outstanding:limit:)``
-        /// at 80 % of it); `nil` turns the warning off. Default 1000, about iOS's own limit, beyond
-        /// which the app is killed with `0xbada5e47`.
+        /// at 80 % of it); `nil` turns the warning off, and so does `0` or less. Default 1000, about
+        /// iOS's own limit, beyond which the app is killed with `0xbada5e47`. `Int.max` is accepted
+        /// (the warning then never comes).
         public var assertionLimit: Int? = 1000
 
         /// The defaults: stale after 30 s, limit 1000.
@@ -51,45 +54,33 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     public let wrapped: any BackgroundTaskBackend
     /// The configuration in force.
     public let configuration: Configuration
+    /// The wrapped backend's clock: its virtual time on the simulator, the system's uptime otherwise.
     private let clock: BackendClock
-    /// The configured stale age, validated (`nil`: no stale check).
-    private let staleTaskAge: TimeInterval?
-    private let wrappedCallSiteAware: (any CallSiteAwareBackend)?
-    private let state: Locked<State>
-
-    private struct State {
-        var ledger: TaskLedger
-        var nextKey: UInt64 = 1
-        /// Ledger keys of the assertions held, by identifier.
-        var keys: [BackgroundTaskIdentifier: UInt64] = [:]
-
-        /// Records the end of a held assertion; does nothing when `identifier` is not one.
-        mutating func finish(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
-            guard let key = keys.removeValue(forKey: identifier) else { return }
-            if ledger.entry(key)?.expired == true {
-                ledger.noteFinished(key: key, as: .expired, announce: false)
-            } else {
-                ledger.noteFinished(key: key, as: bySafetyNet ? .endedBySafetyNet : .ended)
-            }
-        }
-    }
+    private let wrappedHooks: BackgroundTaskBackendHooks
+    private let lock = EngineLock()
+    private let ledger: TaskLedger
+    private var nextNumber: UInt64 = 1
+    /// The assertions held, by identifier.
+    private var held: [BackgroundTaskIdentifier: LedgerEntry] = [:]
 
     /// Wraps a backend.
     ///
     /// - Parameters:
-    ///   - backend: The backend to pass calls to; on a ``BackgroundTaskBackend`` with a clock of its
-    ///     own (the simulator), ages are measured in its time.
+    ///   - backend: The backend to pass calls to; on a backend with a clock of its own (the
+    ///     simulator), ages are measured in its time.
     ///   - configuration: What to watch for.
     public init(wrapping backend: any BackgroundTaskBackend, configuration: Configuration = Configuration()) {
         self.wrapped = backend
         self.configuration = configuration
-        self.clock = BackendClock.of(backend)
-        self.wrappedCallSiteAware = backend as? any CallSiteAwareBackend
-        let staleTaskAge = configuration.staleTaskAge.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        self.staleTaskAge = staleTaskAge
-        let limit = configuration.assertionLimit.map { max($0, 1) }
-        self.state = Locked(State(ledger: TaskLedger(limit: limit, staleTaskAge: staleTaskAge)))
-        state.withLock { $0.ledger.source = ObjectIdentifier(self) }
+        self.wrappedHooks = backend.engineHooks
+        self.clock = wrappedHooks.clock ?? .system
+        self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
+        ledger.source = ObjectIdentifier(self)
+    }
+
+    /// Tells the engine the call sites and safety-net ends, and passes the wrapped backend's clock on.
+    public var engineHooks: BackgroundTaskBackendHooks {
+        BackgroundTaskBackendHooks(callSiteAware: self, clock: wrappedHooks.clock)
     }
 
     // MARK: - BackgroundTaskBackend
@@ -115,34 +106,35 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         callSite: BackgroundTaskCallSite,
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier? {
-        let key = withState { state in
-            let key = state.nextKey
-            state.nextKey += 1
-            state.ledger.checkStale()
-            state.ledger.noteBegin(key: key, name: name, callSite: callSite)
-            state.ledger.noteRunning(key: key, name: name, callSite: callSite)
-            return key
+        let now = clock.now()
+        let entry = LedgerEntry(number: 0, name: name, callSite: callSite, beganAt: now)
+        withLock(at: now) {
+            entry.number = nextNumber
+            nextNumber += 1
+            ledger.checkStale()
+            ledger.noteBegin(entry)
+            ledger.noteRunning(entry)
         }
         scheduleStaleCheck()
         let handler = expirationHandler.map { handler in
-            { @MainActor @Sendable [self] in self.runExpirationHandler(handler, key: key) }
+            { @MainActor @Sendable [self] in self.runExpirationHandler(handler, entry: entry) }
         }
         let identifier =
-            if let wrappedCallSiteAware, callSite != .unknown {
-                wrappedCallSiteAware.beginBackgroundTask(named: name, callSite: callSite, expirationHandler: handler)
+            if let callSiteAware = wrappedHooks.callSiteAware, callSite != .unknown {
+                callSiteAware.beginBackgroundTask(named: name, callSite: callSite, expirationHandler: handler)
             } else {
                 wrapped.beginBackgroundTask(named: name, expirationHandler: handler)
             }
-        withState { state in
+        withLock(at: nil) {
             guard let identifier else {
-                state.ledger.noteFinished(key: key, as: .notGranted)
+                ledger.noteFinished(entry, as: .notGranted)
                 return
             }
             // Nobody can end `identifier` before this begin returns it, so it is recorded in time.
-            state.keys[identifier] = key
+            held[identifier] = entry
             // A handler the system ran inside this begin has already reported the expiry: no `began`
             // after it.
-            state.ledger.noteGranted(key: key, announce: state.ledger.entry(key)?.expired != true)
+            ledger.noteGranted(entry, announce: !entry.expiryReported)
         }
         return identifier
     }
@@ -154,12 +146,18 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
 
     /// Ends an assertion through the wrapped backend, counted as caught by the safety net.
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
-        withState { state in
-            state.ledger.checkStale()
-            state.finish(identifier, bySafetyNet: bySafetyNet)  // a foreign or ended identifier: nothing
+        withLock(at: clock.now()) {
+            ledger.checkStale()
+            // A foreign or ended identifier: nothing to record.
+            guard let entry = held.removeValue(forKey: identifier) else { return }
+            if entry.expiryReported {
+                ledger.noteFinished(entry, as: .expired, announce: false)
+            } else {
+                ledger.noteFinished(entry, as: bySafetyNet ? .endedBySafetyNet : .ended)
+            }
         }
-        if let wrappedCallSiteAware {
-            wrappedCallSiteAware.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
+        if let callSiteAware = wrappedHooks.callSiteAware {
+            callSiteAware.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
         } else {
             wrapped.endBackgroundTask(identifier)
         }
@@ -170,34 +168,24 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         wrapped.backgroundTimeRemaining
     }
 
-    /// The wrapped backend's clock, or the system uptime.
-    package func currentTime() -> TimeInterval {
-        clock.now()
-    }
-
-    /// Runs `work` after `delay` seconds of the wrapped backend's clock.
-    package func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
-        clock.schedule(delay, work)
-    }
-
     // MARK: - Diagnostics
 
     /// What the assertions begun through this backend did, per call site, and which are still held.
     /// See `Documentation/Diagnostics.md`.
     public func report() -> BackgroundTaskReport {
-        withState { $0.ledger.report() }
+        withLock(at: clock.now()) { ledger.report() }
     }
 
     /// The assertions still held, in begin order, with their names, call sites and ages.
     public var outstandingTasks: [OutstandingBackgroundTask] {
-        withState { $0.ledger.outstanding() }
+        withLock(at: clock.now()) { ledger.outstanding() }
     }
 
     /// Adds an observer of the events of every assertion begun through this backend from now on.
     /// Each observer gets them in order, on a queue of its own, never under a lock.
     public func addObserver(_ observer: any BackgroundTaskObserver) {
         let registration = ObserverRegistration(observer)
-        state.withLock { $0.ledger.observers.append(registration) }
+        lock.withLock { ledger.addObserver(registration) }
     }
 
     /// Adds a closure that observes the events of every assertion begun through this backend.
@@ -208,50 +196,51 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// Reports assertions that became stale since the last begin or end. The package runs no thread
     /// or timer of its own: call this from a timer of yours if assertions may sit idle for long.
     public func checkStaleTasks() {
-        withState { $0.ledger.checkStale() }
+        withLock(at: clock.now()) { ledger.checkStale() }
     }
 
     /// Waits until every observer has received the events so far (for tests).
     public func waitForObservers() {
-        for registration in state.withLock({ $0.ledger.observers }) {
-            registration.queue.sync {}
+        for registration in lock.withLock({ ledger.observers }) {
+            registration.waitUntilDelivered()
         }
     }
 
     // MARK: - Private
 
-    /// The system's handler for assertion `key`: reports the expiry, then times the caller's handler.
+    /// The system's handler for `entry`'s assertion: reports the expiry, then times the caller's
+    /// handler.
     @MainActor
-    private func runExpirationHandler(_ handler: @MainActor @Sendable () -> Void, key: UInt64) {
-        let entry = withState { state -> TaskLedger.Entry? in
-            guard let entry = state.ledger.noteExpiring(key: key) else { return nil }
-            state.ledger.emit(.expirationHandlerEntered, key: key, entry: entry)
-            return entry
+    private func runExpirationHandler(_ handler: @MainActor @Sendable () -> Void, entry: LedgerEntry) {
+        let reported = withLock(at: clock.now()) { () -> Bool in
+            guard ledger.noteExpiring(entry) else { return false }
+            ledger.emit(.expirationHandlerEntered, for: entry)
+            return true
         }
         let start = clock.now()
         handler()
-        guard let entry else { return }
-        let duration = clock.now() - start
-        withState {
-            $0.ledger.emit(.expirationHandlerExited(duration: duration), key: key, entry: entry)
+        guard reported else { return }
+        let end = clock.now()
+        withLock(at: end) {
+            ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
         }
     }
 
     /// On a backend with a virtual clock (the simulator), checks for stale assertions once this one
-    /// reaches the stale age, so the event comes with the simulator's own warning. No timer otherwise.
+    /// reaches the stale age, so the event comes with the simulator's own warning. Never a timer on a
+    /// real clock.
     private func scheduleStaleCheck() {
-        guard clock.isVirtual, let age = staleTaskAge else { return }
+        guard clock.isVirtual, let age = ledger.staleTaskAge else { return }
         clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
     }
 
-    /// Runs `body` under the lock at the clock's current time, then hands its events to the observers'
-    /// queues (enqueueing only).
-    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        let now = clock.now()
-        return state.withLock { state in
-            state.ledger.operationTime = now
-            defer { state.ledger.flushEvents() }
-            return body(&state)
+    /// Runs `body` under the lock at time `now` (when given), then hands its events to the
+    /// observers (enqueueing only).
+    private func withLock<Result>(at now: TimeInterval?, _ body: () -> Result) -> Result {
+        lock.withLock {
+            if let now { ledger.operationTime = now }
+            defer { ledger.flushEvents() }
+            return body()
         }
     }
 }

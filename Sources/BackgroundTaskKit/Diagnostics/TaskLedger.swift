@@ -4,9 +4,11 @@ import Foundation
 /// the high-water mark, and the events for observers.
 ///
 /// Kept inside the lock of its owner (a ``TaskEngine`` or a ``DiagnosingBackend``); its methods only
-/// compute and queue events. Every method called on begin or end does constant (amortized) work; only
-/// ``report()`` and ``outstanding()`` walk the running tasks.
-struct TaskLedger {
+/// compute and queue events. Every method called on begin or end does constant work, with no hashing
+/// beyond one call-site look-up per begin (and none when the same call site begins again): the
+/// running tasks are the owner's own objects (``LedgerEntry``), linked in begin order. Only
+/// ``report()`` and ``outstanding()`` walk them.
+final class TaskLedger {
     /// How a task finished, and the counter it goes to.
     enum Ending {
         case ended
@@ -24,124 +26,120 @@ struct TaskLedger {
         }
     }
 
-    /// A running task.
-    struct Entry {
-        let name: String?
-        let callSite: BackgroundTaskCallSite
-        let beganAt: TimeInterval
-        /// Its assertion was granted (it counts toward the high-water mark).
-        var granted = false
-        /// Its expiry was reported while it still runs (a diagnosing backend's assertion is held
-        /// until something ends it); it is no longer checked for staleness.
-        var expired = false
-    }
-
     /// Running tasks are reported as approaching this limit at 80 % of it; `nil`: never.
     let limit: Int?
+    /// `limit` minus a fifth of it, rounded down: 80 % rounded up, computed without overflow.
+    private let limitThreshold: Int
     /// Age at which a running task is reported stale; `nil`: never.
     let staleTaskAge: TimeInterval?
 
-    /// Running tasks by key. Keys are given by the owner and grow with each begin, so key order is
-    /// begin order.
-    private(set) var running: [UInt64: Entry] = [:]
-    /// The counters, per call site.
-    private(set) var statistics: [BackgroundTaskCallSite: CallSiteStatistics] = [:]
-    /// The most tasks running at once.
+    /// The counters, one per call site, in first-seen order.
+    private(set) var statistics: [CallSiteStatistics] = []
+    private var statisticsIndex: [BackgroundTaskCallSite: Int] = [:]
+    /// The last call site looked up: call sites repeat, and equal `#fileID` literals compare at once.
+    private var lastCallSite: BackgroundTaskCallSite?
+    private var lastStatisticsIndex = 0
+    /// The most tasks running at once whose assertion was granted.
     private(set) var highWaterMark = 0
-    /// Running tasks whose assertion was granted.
     private var grantedCount = 0
+    /// Tasks running now.
+    private(set) var runningCount = 0
+    /// The list of entries, in begin order: running tasks, and those the owner keeps a little longer.
+    private(set) var head: LedgerEntry?
+    private var tail: LedgerEntry?
+    /// The last entry the stale check has passed; `nil`: start at the head.
+    private var staleCursor: LedgerEntry?
     /// The owner (a manager's engine or a diagnosing backend), for the events' task IDs.
     var source: ObjectIdentifier?
     /// The clock's time of the current operation; the owner sets it before each operation.
     var operationTime: TimeInterval = 0
-    /// The observers, each with its own serial delivery queue.
-    var observers: [ObserverRegistration] = []
+    /// The observers.
+    private(set) var observers: [ObserverRegistration] = []
     /// Events of the current operation, handed to the observers by ``flushEvents()``.
     private var pendingEvents: [BackgroundTaskEvent] = []
     /// The running count already reported as approaching the limit, until it falls back below.
     private var limitApproachReported = false
-    /// Every task with a key below this is finished or has been reported stale: the stale check
-    /// resumes here, so it is amortized constant work per begin and end (begin times grow with keys).
-    private var staleCursor: UInt64 = 0
-    /// One past the largest key seen.
-    private var keyBound: UInt64 = 0
 
+    /// - Parameters:
+    ///   - limit: Warn at 80 % of it; `nil`, or less than 1: never.
+    ///   - staleTaskAge: Report tasks older than this; `nil`, negative, NaN or infinite: never.
     init(limit: Int?, staleTaskAge: TimeInterval?) {
+        let limit = limit.flatMap { $0 >= 1 ? $0 : nil }
         self.limit = limit
-        self.staleTaskAge = staleTaskAge
+        self.limitThreshold = limit.map { $0 - $0 / 5 } ?? .max
+        self.staleTaskAge = staleTaskAge.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
     }
 
     /// Whether observers want events (no event values are made otherwise).
     var observed: Bool { !observers.isEmpty }
 
-    /// Tasks running now.
-    var runningCount: Int { running.count }
+    func addObserver(_ registration: ObserverRegistration) {
+        observers.append(registration)
+    }
+
+    func removeObserver(_ registration: ObserverRegistration) {
+        observers.removeAll { $0 === registration }
+    }
 
     // MARK: - Recording
 
-    /// A begin call at `callSite`, granted or not.
-    mutating func noteBegin(key: UInt64, name: String?, callSite: BackgroundTaskCallSite) {
-        keyBound = max(keyBound, key + 1)
-        statistics[callSite, default: CallSiteStatistics(callSite: callSite, firstBeganAt: operationTime)]
-            .noteBegin(name: name, at: operationTime)
+    /// A begin call: counts it at its call site and links the entry at the end of the list.
+    func noteBegin(_ entry: LedgerEntry) {
+        entry.statisticsIndex = index(of: entry.callSite)
+        statistics[entry.statisticsIndex].noteBegin(name: entry.name, at: operationTime)
+        link(entry)
     }
 
-    /// A begun task was refused before it ran.
-    mutating func noteRefused(key: UInt64, name: String?, callSite: BackgroundTaskCallSite, error: BackgroundTaskError)
-    {
-        statistics[callSite]?.refused += 1
-        emit(.refused(error), key: key, name: name, callSite: callSite)
+    /// A begun task was refused before it ran; the entry leaves the list.
+    func noteRefused(_ entry: LedgerEntry, error: BackgroundTaskError) {
+        statistics[entry.statisticsIndex].refused += 1
+        emit(.refused(error), for: entry)
+        unlink(entry)
     }
 
     /// A begun task runs from now on (it holds, or waits for, an assertion).
-    mutating func noteRunning(key: UInt64, name: String?, callSite: BackgroundTaskCallSite) {
-        running[key] = Entry(name: name, callSite: callSite, beganAt: operationTime)
-        statistics[callSite]?.outstanding += 1
-        if let limit, !limitApproachReported, running.count * 5 >= limit * 4 {
+    func noteRunning(_ entry: LedgerEntry) {
+        entry.isRunning = true
+        runningCount += 1
+        statistics[entry.statisticsIndex].outstanding += 1
+        if !limitApproachReported, runningCount >= limitThreshold, let limit {
             limitApproachReported = true
-            emit(.limitApproaching(outstanding: running.count, limit: limit), key: key, name: name, callSite: callSite)
+            emit(.limitApproaching(outstanding: runningCount, limit: limit), for: entry)
         }
     }
 
-    /// The running task `key` got its assertion: it counts toward the high-water mark (only granted
-    /// tasks do, so begins still waiting for the system or refused by it never raise the mark), and,
-    /// with `announce`, observers hear ``BackgroundTaskEvent/Kind/began``.
-    mutating func noteGranted(key: UInt64, announce: Bool = true) {
-        guard var entry = running[key], !entry.granted else { return }
-        entry.granted = true
-        running[key] = entry
+    /// The running task got its assertion: it counts toward the high-water mark (only granted tasks
+    /// do), and, with `announce`, observers hear ``BackgroundTaskEvent/Kind/began``.
+    func noteGranted(_ entry: LedgerEntry, announce: Bool = true) {
+        guard entry.isRunning, !entry.isGranted else { return }
+        entry.isGranted = true
         grantedCount += 1
         highWaterMark = max(highWaterMark, grantedCount)
-        if announce { emit(.began, key: key, entry: entry) }
+        if announce { emit(.began, for: entry) }
     }
 
-    /// The expiry of the running task `key` began while it keeps running: observers hear
-    /// ``BackgroundTaskEvent/Kind/expired``. Returns the task, or `nil` when it is not running or its
-    /// expiry was already reported.
-    mutating func noteExpiring(key: UInt64) -> Entry? {
-        guard var entry = running[key], !entry.expired else { return nil }
-        entry.expired = true
-        running[key] = entry
-        emit(.expired, key: key, entry: entry)
-        return entry
+    /// The expiry of a running task began while it keeps running: observers hear
+    /// ``BackgroundTaskEvent/Kind/expired``. `false` when it is not running or was reported already.
+    func noteExpiring(_ entry: LedgerEntry) -> Bool {
+        guard entry.isRunning, !entry.expiryReported else { return false }
+        entry.expiryReported = true
+        emit(.expired, for: entry)
+        return true
     }
 
-    /// The running task `key` finished; with `announce`, observers hear the ending's event. Does
-    /// nothing if it is not running.
-    mutating func noteFinished(key: UInt64, as ending: Ending, announce: Bool = true) {
-        guard let entry = running.removeValue(forKey: key) else { return }
-        if entry.granted { grantedCount -= 1 }
-        statistics[entry.callSite]?[keyPath: ending.counter] += 1
-        statistics[entry.callSite]?.outstanding -= 1
-        if announce { emit(Self.event(for: ending), key: key, entry: entry) }
-        if let limit, running.count * 5 < limit * 4 {
-            limitApproachReported = false
-        }
-    }
-
-    /// The running task `key`, if it runs.
-    func entry(_ key: UInt64) -> Entry? {
-        running[key]
+    /// The running task finished; with `announce`, observers hear the ending's event. Does nothing
+    /// if it is not running. With `unlinking`, the entry also leaves the list (the owner may keep it
+    /// linked while a system call for it is still in flight, and unlinks it later).
+    func noteFinished(_ entry: LedgerEntry, as ending: Ending, announce: Bool = true, unlinking: Bool = true) {
+        guard entry.isRunning else { return }
+        entry.isRunning = false
+        runningCount -= 1
+        if entry.isGranted { grantedCount -= 1 }
+        statistics[entry.statisticsIndex][keyPath: ending.counter] += 1
+        statistics[entry.statisticsIndex].outstanding -= 1
+        if announce { emit(Self.event(for: ending), for: entry) }
+        if runningCount < limitThreshold { limitApproachReported = false }
+        if unlinking { unlink(entry) }
     }
 
     private static func event(for ending: Ending) -> BackgroundTaskEvent.Kind {
@@ -153,49 +151,84 @@ struct TaskLedger {
         }
     }
 
-    /// Reports, once each, running tasks older than the stale age, oldest first.
-    mutating func checkStale() {
+    /// Reports, once each, running tasks older than the stale age, oldest first. Amortized constant
+    /// work: the check resumes where it stopped, and begin times grow along the list.
+    func checkStale() {
         guard let staleTaskAge else { return }
-        while staleCursor < keyBound {
-            guard let entry = running[staleCursor], !entry.expired else {
-                staleCursor += 1
-                continue
+        var candidate = staleCursor.map { $0.next } ?? head
+        while let entry = candidate {
+            if entry.isRunning, !entry.expiryReported {
+                let age = operationTime - entry.beganAt
+                guard age >= staleTaskAge - 1e-9 else { return }  // a timer due at the stale age may round below it
+                emit(.stale(age: age), for: entry)
             }
-            let age = operationTime - entry.beganAt
-            guard age >= staleTaskAge - 1e-9 else { return }  // a timer due at the stale age may round below it
-            emit(.stale(age: age), key: staleCursor, entry: entry)
-            staleCursor += 1
+            staleCursor = entry
+            candidate = entry.next
         }
+    }
+
+    // MARK: - The list
+
+    private func link(_ entry: LedgerEntry) {
+        entry.isLinked = true
+        entry.previous = tail
+        entry.next = nil
+        if let tail { tail.next = entry } else { head = entry }
+        tail = entry
+    }
+
+    /// Takes the entry out of the list; does nothing if it is not in it.
+    func unlink(_ entry: LedgerEntry) {
+        guard entry.isLinked else { return }
+        entry.isLinked = false
+        if staleCursor === entry { staleCursor = entry.previous }
+        let next = entry.next
+        if let previous = entry.previous { previous.next = next } else { head = next }
+        if let next { next.previous = entry.previous } else { tail = entry.previous }
+        entry.next = nil
+        entry.previous = nil
+    }
+
+    private func index(of callSite: BackgroundTaskCallSite) -> Int {
+        if let lastCallSite, lastCallSite == callSite { return lastStatisticsIndex }
+        let index: Int
+        if let known = statisticsIndex[callSite] {
+            index = known
+        } else {
+            index = statistics.count
+            statistics.append(CallSiteStatistics(callSite: callSite, firstBeganAt: operationTime))
+            statisticsIndex[callSite] = index
+        }
+        lastCallSite = callSite
+        lastStatisticsIndex = index
+        return index
     }
 
     // MARK: - Events
 
-    /// Queues an event about task `key` for the observers, if any.
-    mutating func emit(_ kind: BackgroundTaskEvent.Kind, key: UInt64, name: String?, callSite: BackgroundTaskCallSite) {
+    /// Queues an event for the observers, if any.
+    func emit(_ kind: BackgroundTaskEvent.Kind, number: UInt64, name: String?, callSite: BackgroundTaskCallSite) {
         guard observed else { return }
-        let taskID = BackgroundTaskEvent.TaskID(source: source, number: key)
+        let taskID = BackgroundTaskEvent.TaskID(source: source, number: number)
         pendingEvents.append(
             BackgroundTaskEvent(kind: kind, taskID: taskID, name: name, callSite: callSite, time: operationTime)
         )
     }
 
-    /// Queues an event about the running task `key` for the observers, if any.
-    mutating func emit(_ kind: BackgroundTaskEvent.Kind, key: UInt64, entry: Entry) {
-        emit(kind, key: key, name: entry.name, callSite: entry.callSite)
+    /// Queues an event about `entry` for the observers, if any.
+    func emit(_ kind: BackgroundTaskEvent.Kind, for entry: LedgerEntry) {
+        emit(kind, number: entry.number, name: entry.name, callSite: entry.callSite)
     }
 
-    /// Hands the queued events to each observer's queue. Only enqueues: observers run on their own
-    /// queues, never under the owner's lock, and in the order the lock saw the operations. Call it
-    /// under the owner's lock at the end of each operation.
-    mutating func flushEvents() {
+    /// Hands the queued events to each observer. Only enqueues: observers run on their own queues,
+    /// never under the owner's lock, and in the order the lock saw the operations. Call it under the
+    /// owner's lock at the end of each operation.
+    func flushEvents() {
         guard !pendingEvents.isEmpty else { return }
-        let events = pendingEvents
-        pendingEvents = []
         for registration in observers {
-            registration.queue.async {
-                for event in events { registration.observer.backgroundTaskEventOccurred(event) }
-            }
+            registration.enqueue(pendingEvents)
         }
+        pendingEvents.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Reading
@@ -203,15 +236,20 @@ struct TaskLedger {
     /// The ledger as a report; the only work, with ``outstanding()``, that grows with the number of
     /// running tasks.
     func report() -> BackgroundTaskReport {
-        var oldest: [BackgroundTaskCallSite: TimeInterval] = [:]
-        for entry in running.values {
-            oldest[entry.callSite] = max(oldest[entry.callSite] ?? 0, operationTime - entry.beganAt)
+        var oldest: [Int: TimeInterval] = [:]
+        var entry = head
+        while let current = entry {
+            if current.isRunning {
+                oldest[current.statisticsIndex] = max(
+                    oldest[current.statisticsIndex] ?? 0, operationTime - current.beganAt)
+            }
+            entry = current.next
         }
-        let callSites = statistics.values
-            .map { statistics in
-                var statistics = statistics
-                statistics.oldestOutstandingAge = oldest[statistics.callSite]
-                return statistics
+        let callSites = statistics.indices
+            .map { index in
+                var counters = statistics[index]
+                counters.oldestOutstandingAge = oldest[index]
+                return counters
             }
             .sorted {
                 ($0.callSite.fileID, $0.callSite.line, $0.callSite.function) < (
@@ -228,14 +266,21 @@ struct TaskLedger {
 
     /// The running tasks in begin order, with their ages.
     func outstanding() -> [OutstandingBackgroundTask] {
-        running.sorted { $0.key < $1.key }
-            .map {
-                OutstandingBackgroundTask(
-                    taskNumber: $0.key,
-                    name: $0.value.name,
-                    callSite: $0.value.callSite,
-                    age: operationTime - $0.value.beganAt
+        var tasks: [OutstandingBackgroundTask] = []
+        var entry = head
+        while let current = entry {
+            if current.isRunning {
+                tasks.append(
+                    OutstandingBackgroundTask(
+                        taskNumber: current.number,
+                        name: current.name,
+                        callSite: current.callSite,
+                        age: operationTime - current.beganAt
+                    )
                 )
             }
+            entry = current.next
+        }
+        return tasks
     }
 }

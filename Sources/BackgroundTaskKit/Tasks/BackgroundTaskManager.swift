@@ -28,22 +28,40 @@ public final class BackgroundTaskManager: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Running tasks the manager allows at once; one more is refused with
         /// ``BackgroundTaskError/limitReached(limit:)``. Default 100, far below the system's ~1000.
+        /// `0` or less refuses every task; `Int.max` is no cap at all.
         public var maximumOutstandingTasks: Int = 100
         /// When set, a task is refused with ``BackgroundTaskError/insufficientTimeRemaining(remaining:required:)``
         /// while less background time than this remains. Off by default; WWDC20 advises
         /// ``recommendedMinimumTimeRemaining`` (5 s): below it the system may not call handlers.
+        /// `0` or less never refuses; `.infinity` refuses every task begun in the background; NaN
+        /// counts as `nil`.
         public var minimumTimeRemaining: TimeInterval?
         /// Share one system assertion among all tasks. Default `true`.
         public var coalescesAssertions = true
-        /// Coalescing: seconds the shared assertion outlives its last task. Default 0.5.
+        /// Coalescing: seconds the shared assertion outlives its last task, so that bursts do not
+        /// churn. Default 0.5. `0` or less, NaN and infinity mean no linger; more than
+        /// ``maximumLinger`` counts as ``maximumLinger``. The shared assertion never lingers while an
+        /// expiry is in progress, or in the background with less than 5 s left.
         public var linger: TimeInterval = 0.5
         /// Coalescing: the shared assertion's name in the system's logs.
         public var sharedAssertionName = "BackgroundTaskManager"
+        /// Coalescing: the age at which the shared assertion is handed over to a fresh one (begun
+        /// before the old one is ended, so the app never loses its protection). Tasks that keep
+        /// overlapping would otherwise keep one system assertion alive for as long as they keep
+        /// coming, and iOS would warn that it "was created over 30 seconds ago" although no task is
+        /// that old. Default 20 s; `nil`, NaN, infinity or `0` or less turn renewal off; values below
+        /// 1 s count as 1 s.
+        public var sharedAssertionRenewalAge: TimeInterval? = 20
 
         /// Age at which a running task is reported to observers as stale (``BackgroundTaskEvent/Kind/stale(age:)``),
-        /// checked on every begin and end and by ``BackgroundTaskManager/checkStaleTasks()``; `nil`
-        /// turns the check off. Default 30 s, the age of iOS's own warning.
+        /// checked on every begin and end and by ``BackgroundTaskManager/checkStaleTasks()``; `nil`,
+        /// negative, NaN or infinite turn the check off. Default 30 s, the age of iOS's own warning.
+        /// A coalescing manager's shared assertion is checked too: its stale event has task number 0
+        /// and the shared assertion's name.
         public var staleTaskAge: TimeInterval? = 30
+
+        /// The longest ``linger``: 10 s.
+        public static let maximumLinger: TimeInterval = 10
 
         /// The minimum time remaining WWDC20 recommends: 5 seconds.
         public static let recommendedMinimumTimeRemaining: TimeInterval = 5
@@ -55,6 +73,7 @@ public final class BackgroundTaskManager: Sendable {
     /// The configuration in force.
     public let configuration: Configuration
     let engine: TaskEngine
+    let backend: any BackgroundTaskBackend
 
     /// Creates a manager.
     ///
@@ -77,15 +96,21 @@ public final class BackgroundTaskManager: Sendable {
         self.configuration = configuration
         var options = TaskEngine.Options()
         options.maximumOutstandingTasks = max(configuration.maximumOutstandingTasks, 0)
-        options.minimumTimeRemaining = configuration.minimumTimeRemaining
+        options.minimumTimeRemaining = configuration.minimumTimeRemaining.flatMap { $0.isNaN || $0 <= 0 ? nil : $0 }
         options.expiresAllTogether = true
         options.coalescing = configuration.coalescesAssertions
-        options.linger = configuration.linger.isFinite ? max(configuration.linger, 0) : 0
+        options.linger =
+            configuration.linger.isFinite ? min(max(configuration.linger, 0), Configuration.maximumLinger) : 0
+        options.renewalAge = configuration.sharedAssertionRenewalAge.flatMap {
+            $0.isFinite && $0 > 0 ? max($0, 1) : nil
+        }
         options.sharedAssertionName = configuration.sharedAssertionName
         options.staleTaskAge = configuration.staleTaskAge.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        options.keepsLedger = true
         if let schedule { options.schedule = schedule }
         if let now { options.now = now }
-        engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: options)
+        self.backend = DefaultBackend.resolve(backend)
+        engine = TaskEngine(backend: self.backend, options: options)
     }
 
     /// Begins a task tracked by this manager.
@@ -108,12 +133,11 @@ public final class BackgroundTaskManager: Sendable {
         function: String = #function
     ) throws(BackgroundTaskError) -> SafeBackgroundTask {
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-        let token = engine.begin(name: name, callSite: callSite, cleanup: onExpiration)
-        if case .notGranted(let error) = engine.status(of: token) {
-            engine.forget(token)
+        let record = engine.begin(name: name, callSite: callSite, cleanup: onExpiration, backend: backend)
+        if case .notGranted(let error) = engine.status(of: record) {
             throw error
         }
-        return SafeBackgroundTask(engine: engine, token: token)
+        return SafeBackgroundTask(record: record)
     }
 
     /// Ends every outstanding task and its assertion now, without running cleanups (for example when

@@ -24,12 +24,10 @@ import Foundation
 /// > the cleanup is sent to the main actor and waited for at most one second; after that the
 /// > assertion is ended anyway, and the cleanup runs when the main thread gets to it.
 public final class SafeBackgroundTask: Sendable {
-    let engine: TaskEngine
-    let token: TaskToken
+    let record: TaskRecord
 
-    init(engine: TaskEngine, token: TaskToken) {
-        self.engine = engine
-        self.token = token
+    init(record: TaskRecord) {
+        self.record = record
     }
 
     /// Begins a background task.
@@ -56,7 +54,7 @@ public final class SafeBackgroundTask: Sendable {
         line: Int = #line,
         function: String = #function
     ) -> SafeBackgroundTask {
-        let (engine, token) = TaskEngine.beginStandalone(
+        let record = TaskEngine.beginStandalone(
             name,
             backend: backend,
             fileID: fileID,
@@ -64,29 +62,28 @@ public final class SafeBackgroundTask: Sendable {
             function: function,
             cleanup: onExpiration
         )
-        return SafeBackgroundTask(engine: engine, token: token)
+        return SafeBackgroundTask(record: record)
     }
 
     /// Ends the task. Idempotent and callable from any thread or actor; after expiry it does nothing.
     public func end() {
-        engine.end(token)
+        record.engine.end(record)
     }
 
     /// Running, ended, expired or not granted.
     public var state: BackgroundTaskState {
-        engine.status(of: token)
+        record.engine.status(of: record)
     }
 
     deinit {
-        let record = engine.record(of: token)
-        if engine.endBySafetyNet(token), let record {
+        let engine = record.engine
+        if engine.end(record, bySafetyNet: true) {
             LeakReport.write(
                 "SafeBackgroundTask \(record.name.map { "\"\($0)\"" } ?? "(unnamed)") begun at \(record.callSite) "
-                    + "was released while still running, after \(Int(record.age)) s; the safety net ended it. "
-                    + "Call end() when the work is done."
+                    + "was released while still running, after \(formatSeconds(engine.age(of: record))) s; "
+                    + "the safety net ended it. Call end() when the work is done."
             )
         }
-        engine.forget(token)
     }
 }
 

@@ -15,8 +15,7 @@
 /// > system's handler, even though the scope has not finished; ``state`` then reads
 /// > ``BackgroundTaskState/expired``.
 public struct ScopedBackgroundTask: ~Copyable, Sendable {
-    let engine: TaskEngine
-    let token: TaskToken
+    let record: TaskRecord
 
     /// Begins a background task for the current scope.
     ///
@@ -36,7 +35,7 @@ public struct ScopedBackgroundTask: ~Copyable, Sendable {
         line: Int = #line,
         function: String = #function
     ) {
-        (engine, token) = TaskEngine.beginStandalone(
+        record = TaskEngine.beginStandalone(
             name,
             backend: backend,
             fileID: fileID,
@@ -48,16 +47,15 @@ public struct ScopedBackgroundTask: ~Copyable, Sendable {
 
     /// Running, ended, expired or not granted.
     public var state: BackgroundTaskState {
-        engine.status(of: token)
+        record.engine.status(of: record)
     }
 
     /// Ends the task now, consuming it.
     public consuming func end() {
-        engine.end(token)
+        record.engine.end(record)
     }
 
     deinit {
-        engine.end(token)
-        engine.forget(token)
+        record.engine.end(record)
     }
 }

@@ -33,7 +33,7 @@ public func withBackgroundTask<Result, Failure: Error>(
     function: String = #function,
     _ body: () throws(Failure) -> Result
 ) throws(Failure) -> Result {
-    let (engine, token) = TaskEngine.beginStandalone(
+    let record = TaskEngine.beginStandalone(
         name,
         backend: backend,
         fileID: fileID,
@@ -41,10 +41,7 @@ public func withBackgroundTask<Result, Failure: Error>(
         function: function,
         cleanup: onExpiration
     )
-    defer {
-        engine.end(token)
-        engine.forget(token)
-    }
+    defer { record.engine.end(record) }
     return try body()
 }
 
@@ -93,7 +90,7 @@ public func withBackgroundTask<Result, Failure: Error>(
 ) async throws(Failure) -> Result {
     let cancellation = BodyCancellation()
     withUnsafeCurrentTask { cancellation.attach($0) }
-    let (engine, token) = TaskEngine.beginStandalone(
+    let record = TaskEngine.beginStandalone(
         name,
         backend: backend,
         fileID: fileID,
@@ -105,8 +102,7 @@ public func withBackgroundTask<Result, Failure: Error>(
     }
     defer {
         cancellation.detach()
-        engine.end(token)
-        engine.forget(token)
+        record.engine.end(record)
     }
     return try await body()
 }

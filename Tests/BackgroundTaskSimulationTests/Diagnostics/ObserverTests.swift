@@ -156,7 +156,9 @@ struct ObserverTests {
 
     @Test func theStaleEventComesWhenTheSimulatorPrintsIOSsThirtySecondWarningWithoutATimerOfTheApps() throws {
         let simulator = BackgroundTaskSimulator()
-        let manager = BackgroundTaskManager(backend: simulator)  // no clock or timer passed in
+        var configuration = BackgroundTaskManager.Configuration()
+        configuration.coalescesAssertions = false  // the task's own assertion is the one iOS warns about
+        let manager = BackgroundTaskManager(backend: simulator, configuration: configuration)  // no clock or timer
         let log = EventLog()
         manager.addObserver { log.record($0) }
         let task = try manager.beginTask("Saving library", fileID: "App/Library.swift", line: 7, function: "save()")

@@ -173,13 +173,15 @@ struct BackgroundTaskManagerTests {
     }
 
     @Test func aLingeringAssertionIsEndedOnExpiry() throws {
-        let simulator = BackgroundTaskSimulator()
-        let manager = makeManager(simulator) { $0.linger = 60 }
+        var configuration = SimulatorConfiguration()
+        configuration.backgroundTimeBudget = 8  // enough to linger, less than the linger
+        let simulator = BackgroundTaskSimulator(configuration: configuration)
+        let manager = makeManager(simulator) { $0.linger = BackgroundTaskManager.Configuration.maximumLinger }
         simulator.enterBackground()
         try manager.beginTask("Short").end()
         simulator.advance(by: 100)
         try simulator.expectEveryAssertionEndedOnce()
-        #expect(simulator.log.last { if case .ended = $0.event { true } else { false } }?.time == 30)
+        #expect(simulator.log.last { if case .ended = $0.event { true } else { false } }?.time == 8)
     }
 
     @Test func anExpiryBeforeTheSharedBeginReturnsEndsItOnceItReturns() throws {

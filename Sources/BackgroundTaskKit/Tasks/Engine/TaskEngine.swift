@@ -3,16 +3,23 @@ import Foundation
 
 /// The one engine behind every face: begins and ends assertions through a backend, exactly once.
 ///
-/// All bookkeeping is in an ``EngineState`` behind one lock. Each operation computes an
-/// ``EngineAction`` under the lock and performs it after unlocking, so the backend, user cleanups
-/// and (later) observers are never called while the lock is held, and an expiration handler may
-/// call back into the engine (end, begin, endAll) without deadlock.
+/// Each face holds a ``TaskRecord``; the expiration handler given to the backend captures only the
+/// object that holds the assertion (the record, or a coalescing manager's ``SharedAssertion``).
+/// All mutable state is read and written under ``lock``; each operation computes an
+/// ``EngineAction`` there and performs it after unlocking, so the backend, user cleanups and
+/// observers are never called while the lock is held, and a handler may call back into the engine.
 ///
-/// The expiration handler it hands the backend may run before `beginBackgroundTask` returns, off the
-/// main actor, twice, or never; in every order each assertion is ended exactly once and each cleanup
-/// runs at most once.
-package final class TaskEngine: Sendable {
-    /// How an engine behaves; one per face or manager.
+/// One engine serves every standalone face (``standalone``: its tasks carry their own backend);
+/// each ``BackgroundTaskManager`` has its own, with a ledger. A begin costs one small object and two
+/// lock round trips; an end, two.
+///
+/// The promise, whatever the threads do: every assertion begun is ended exactly once, and an
+/// expiration handler does not return while an assertion it covers is still held, if any thread
+/// can still end it. Calls in flight are known (``AssertionCall``): a handler that arrives while a
+/// begin or an end runs on another thread waits for it; a handler that runs inside the begin of
+/// its own thread leaves the end to that begin, which ends the assertion as soon as it returns.
+package final class TaskEngine: @unchecked Sendable {  // state below is only touched under `lock`
+    /// How an engine behaves; one per manager, one for all standalone faces.
     package struct Options: Sendable {
         /// The most running tasks; one more is refused with ``BackgroundTaskError/limitReached(limit:)``.
         var maximumOutstandingTasks: Int?
@@ -24,251 +31,142 @@ package final class TaskEngine: Sendable {
         var coalescing = false
         /// Coalescing: how long the shared assertion outlives its last task.
         var linger: TimeInterval = 0
+        /// Coalescing: below this much background time the shared assertion never lingers.
+        var lingerMinimumTimeRemaining: TimeInterval = 5
+        /// Coalescing: the shared assertion is handed over to a fresh one at this age, so that the
+        /// system never sees it grow old while its users overlap; `nil`: never.
+        var renewalAge: TimeInterval?
         /// Coalescing: the shared assertion's name.
         var sharedAssertionName: String?
         /// How long an expiration handler that arrives off the main actor waits for the cleanups it
         /// sent to the main actor before it ends the assertions anyway.
         var offMainCleanupTimeout: TimeInterval = 1
-        /// Age at which a running task is reported stale; `nil`: never.
+        /// Age at which a running task is reported stale; `nil`: never (and no ledger at all when
+        /// there are no observers to tell: the standalone engine).
         var staleTaskAge: TimeInterval?
-        /// How long an expiration handler waits for a `beginBackgroundTask` still running on another
-        /// thread, so that the assertion is ended before the handler returns.
+        /// Whether the engine keeps a ledger (a manager's report, counters and events).
+        var keepsLedger = false
+        /// How long a handler waits for a call in flight on another thread on an assertion that is
+        /// not its own (a manager's expiry covering every task).
         var inFlightBeginTimeout: TimeInterval = 1
-        /// Runs the linger timer; `nil`: the backend's clock (``BackendClock/of(_:)``).
+        /// How long a handler waits for a call in flight on its own assertion: its last chance to
+        /// see the assertion ended before it returns.
+        var lastChanceTimeout: TimeInterval = 4
+        /// Runs the linger and renewal timers; `nil`: the backend's clock (``BackendClock/of(_:)``).
         var schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?
-        /// The clock of task ages, in seconds; `nil`: the backend's clock (the simulator's virtual
-        /// time, or the system uptime).
+        /// The clock of task ages, in seconds; `nil`: the backend's clock.
         var now: (@Sendable () -> TimeInterval)?
 
-        /// One task alone: no cap, no guard, no coalescing.
+        /// One task alone: no cap, no guard, no coalescing, no ledger.
         static let standalone = Options()
     }
 
     /// Names longer than this are cut to it (system logs truncate them anyway).
     package static let maximumNameLength = 256
 
-    let backend: any BackgroundTaskBackend
-    /// The backend, when it wants call sites and safety-net ends (cast once, not on every begin).
-    private let callSiteAwareBackend: (any CallSiteAwareBackend)?
-    let options: Options
-    /// The clock of ages and the linger timer.
-    private let clock: BackendClock
-    private let state: Locked<EngineState>
+    /// The engine of every standalone face (`SafeBackgroundTask`, `ScopedBackgroundTask`,
+    /// `withBackgroundTask`): its tasks carry their own backend and need no ledger.
+    package static let standalone = TaskEngine(backend: nil, options: .standalone)
 
-    package init(backend: any BackgroundTaskBackend, options: Options) {
+    let options: Options
+    let lock = EngineLock()
+    /// A manager's backend; `nil` for ``standalone``, whose tasks carry their own.
+    let backend: (any BackgroundTaskBackend)?
+    /// A manager's backend's hooks, read once.
+    let hooks: BackgroundTaskBackendHooks
+    /// A manager's clock of ages and timers.
+    let clock: BackendClock
+
+    // MARK: State, under `lock`
+
+    /// A manager's diagnostics; its list holds every running task, and per-task assertions still
+    /// being begun or ended, in begin order.
+    let ledger: TaskLedger?
+    var nextNumber: UInt64 = 1
+    /// Coalescing: the assertion tasks use (or will, once granted); `nil` when there is none.
+    var shared: SharedAssertion?
+    /// Coalescing: a fresh assertion being begun to take over from ``shared``.
+    var renewal: SharedAssertion?
+    /// Coalescing: older shared assertions whose end is in flight.
+    var retiring: [SharedAssertion] = []
+    /// Coalescing: running tasks using the shared assertion.
+    var sharedUsers = 0
+    /// Coalescing: a linger timer is pending.
+    var lingerTimerPending = false
+    /// Coalescing: a renewal timer is pending.
+    var renewalTimerPending = false
+    /// Expiries of this engine whose cleanups and ends are running: nothing lingers past them.
+    var expiriesInProgress = 0
+
+    package init(backend: (any BackgroundTaskBackend)?, options: Options) {
         self.backend = backend
-        self.callSiteAwareBackend = backend as? any CallSiteAwareBackend
-        let backendClock = BackendClock.of(backend)
+        self.options = options
+        let hooks = backend?.engineHooks ?? .none
+        self.hooks = hooks
+        let backendClock = hooks.clock ?? .system
         self.clock = BackendClock(
             now: options.now ?? backendClock.now,
             schedule: options.schedule ?? backendClock.schedule,
             isVirtual: backendClock.isVirtual
         )
-        self.options = options
-        self.state = Locked(EngineState(options: options))
-        state.withLock { $0.ledger.source = ObjectIdentifier(self) }
+        self.ledger =
+            options.keepsLedger
+            ? TaskLedger(limit: options.maximumOutstandingTasks, staleTaskAge: options.staleTaskAge) : nil
+        ledger?.source = ObjectIdentifier(self)
     }
 
-    /// Begins one task on a new standalone engine: what every face that is not in a manager does.
-    package static func beginStandalone(
+    /// Begins one task on the standalone engine: what every face that is not in a manager does.
+    static func beginStandalone(
         _ name: String?,
         backend: (any BackgroundTaskBackend)?,
         fileID: String,
         line: Int,
         function: String,
         cleanup: ExpirationCleanup?
-    ) -> (engine: TaskEngine, token: TaskToken) {
-        let engine = TaskEngine(backend: DefaultBackend.resolve(backend), options: .standalone)
-        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-        return (engine, engine.begin(name: name, callSite: callSite, cleanup: cleanup))
+    ) -> TaskRecord {
+        standalone.begin(
+            name: name,
+            callSite: BackgroundTaskCallSite(fileID: fileID, line: line, function: function),
+            cleanup: cleanup,
+            backend: DefaultBackend.resolve(backend)
+        )
     }
 
-    // MARK: - Operations
-
-    /// Begins a task; its state says whether it runs.
-    package func begin(
-        name: String?,
-        callSite: BackgroundTaskCallSite,
-        cleanup: ExpirationCleanup?
-    ) -> TaskToken {
-        let name = Self.normalize(name)
-        let remaining = options.minimumTimeRemaining == nil ? nil : backend.backgroundTimeRemaining
-        let (token, action) = withState {
-            $0.begin(
-                name: name,
-                callSite: callSite,
-                cleanup: cleanup,
-                remaining: remaining,
-                thread: ObjectIdentifier(Thread.current)
-            )
-        }
-        perform(action)
-        if clock.isVirtual, let age = options.staleTaskAge {
-            // On the simulator's clock, check when this task turns stale, as the simulator warns then.
-            clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
-        }
-        return token
+    /// The hooks of the backend `holder` uses.
+    func hooks(for holder: AssertionHolder) -> BackgroundTaskBackendHooks {
+        backend == nil ? holder.backend.engineHooks : hooks
     }
 
-    /// Ends a task; idempotent, callable from any thread.
-    package func end(_ token: TaskToken) {
-        perform(withState { $0.end(token) })
+    /// The clock of the backend `holder` uses.
+    func clock(for holder: AssertionHolder) -> BackendClock {
+        backend == nil ? (holder.backend.engineHooks.clock ?? .system) : clock
     }
 
-    /// Ends every running task and assertion, without running cleanups.
-    package func endAll() {
-        perform(withState { $0.endAll() })
-    }
-
-    /// Ends a task its owner forgot; `true` when it was still running (a leak the safety net caught).
-    package func endBySafetyNet(_ token: TaskToken) -> Bool {
-        let (wasRunning, action) = withState { state in
-            (state.status(of: token) == .running, state.end(token, bySafetyNet: true))
-        }
-        perform(action)
-        return wasRunning
-    }
-
-    /// Drops a finished task's record once its owner is gone.
-    package func forget(_ token: TaskToken) {
-        withState { $0.forget(token) }
-    }
-
-    package func status(of token: TaskToken) -> BackgroundTaskState {
-        withState { $0.status(of: token) }
-    }
-
-    /// The diagnostics ledger as a report.
-    package func report() -> BackgroundTaskReport {
-        withState { $0.report() }
-    }
-
-    package var outstanding: [OutstandingBackgroundTask] {
-        withState { $0.outstanding() }
-    }
-
-    package func record(of token: TaskToken) -> (name: String?, callSite: BackgroundTaskCallSite, age: TimeInterval)? {
-        withState { state in
-            state.tasks[token].map { ($0.name, $0.callSite, state.operationTime - $0.beganAt) }
-        }
-    }
-
-    /// Reports running tasks that have become stale since the last check.
-    package func checkStaleTasks() {
-        withState { $0.checkStale() }
-    }
-
-    /// Adds an observer; it gets the events of every later operation.
-    package func addObserver(_ observer: any BackgroundTaskObserver) {
-        let registration = ObserverRegistration(observer)
-        state.withLock { $0.ledger.observers.append(registration) }
-    }
-
-    /// Waits until every observer has received the events of the operations made so far.
-    package func waitForObservers() {
-        for registration in state.withLock({ $0.ledger.observers }) {
-            registration.queue.sync {}
-        }
-    }
-
-    /// Runs `body` under the lock and hands the events it queued to the observers' queues (enqueueing
-    /// only: observers run on their own queues, never under this lock, and in the order the lock saw
-    /// the operations); after unlocking, releases the cleanups it dropped.
-    private func withState<Result>(_ body: (inout EngineState) -> Result) -> Result {
-        var discarded: [ExpirationCleanup] = []
-        let now = clock.now()
-        let result = state.withLock { state in
-            state.operationTime = now
-            defer {
-                discarded = state.discardedCleanups
-                state.discardedCleanups = []
-                state.ledger.flushEvents()
-            }
-            return body(&state)
-        }
-        discarded.removeAll()  // the last references may go here, outside the lock
-        return result
-    }
-
-    // MARK: - Performing actions (never under the lock)
-
-    private func perform(_ action: EngineAction) {
-        switch action {
-        case .none:
-            return
-        case .beginAssertion(let key, let name, let callSite, let begun):
-            let handler: @MainActor @Sendable () -> Void = { [self] in
-                let thread = ObjectIdentifier(Thread.current)
-                perform(withState { $0.expire(slotKey: key, thread: thread) })
-            }
-            let identifier =
-                if let callSiteAwareBackend {
-                    callSiteAwareBackend.beginBackgroundTask(
-                        named: name, callSite: callSite, expirationHandler: handler)
-                } else {
-                    backend.beginBackgroundTask(named: name, expirationHandler: handler)
-                }
-            perform(withState { $0.assertionBegan(slotKey: key, identifier: identifier) })
-            begun.signal()
-        case .runCleanupsThenEnd(let expiring, let identifiers, let finishesExpiry, let awaitingBegins, let bySafetyNet):
-            runOnMainActor(expiring)
-            for identifier in identifiers {
-                if let callSiteAwareBackend {
-                    callSiteAwareBackend.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
-                } else {
-                    backend.endBackgroundTask(identifier)
-                }
-            }
-            for begun in awaitingBegins {
-                // The begin ends its assertion as soon as it returns; let that happen before the
-                // system's handler returns. Bounded: never wait on a thread that waits for us.
-                if begun.wait(timeout: .now() + options.inFlightBeginTimeout) == .success { begun.signal() }
-            }
-            if finishesExpiry {
-                withState { $0.expiryFinished() }
-            }
-        case .scheduleLinger(let generation):
-            clock.schedule(options.linger) { [self] in
-                perform(withState { $0.lingerElapsed(generation: generation) })
-            }
-        }
-    }
-
-    /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers'
-    /// "handler entered" and "handler exited" events: directly when already there (the normal case,
-    /// inside the system's handler); otherwise on the main queue, waiting at most
-    /// `offMainCleanupTimeout` so that the assertions are still ended inside the handler even if the
-    /// main thread is busy.
-    private func runOnMainActor(_ tasks: [ExpiringTask]) {
-        guard tasks.contains(where: { $0.cleanup != nil }) || withState({ $0.observed }) else { return }
-        if MainActorContext.isCurrent {
-            MainActor.assumeIsolated { runCleanups(tasks) }
-            return
-        }
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated { self.runCleanups(tasks) }
-            done.signal()
-        }
-        _ = done.wait(timeout: .now() + options.offMainCleanupTimeout)
-    }
-
-    @MainActor
-    private func runCleanups(_ tasks: [ExpiringTask]) {
-        for task in tasks {
-            withState { $0.emit(.expirationHandlerEntered, for: task) }
-            let start = clock.now()
-            task.cleanup?()
-            let duration = clock.now() - start
-            withState {
-                $0.emit(.expirationHandlerExited(duration: duration), for: task)
-            }
+    /// Runs `body` under the lock at time `now` (a manager's ledger time), then hands the events it
+    /// queued to the observers (enqueueing only).
+    @inline(__always)
+    func withLock<Result>(at now: TimeInterval? = nil, _ body: () -> Result) -> Result {
+        lock.withLock {
+            guard let ledger else { return body() }
+            if let now { ledger.operationTime = now }
+            defer { ledger.flushEvents() }
+            return body()
         }
     }
 
     /// Empty or blank names become `nil`; names over ``maximumNameLength`` characters are cut.
+    /// No Foundation character sets: the first non-blank scalar ends the scan.
     static func normalize(_ name: String?) -> String? {
-        guard let name, !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard let name, !name.isEmpty else { return nil }
+        let isBlank = name.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x20, 0x09...0x0D: true
+            case 0x00...0x7F: false
+            default: scalar.properties.isWhitespace
+            }
+        }
+        if isBlank { return nil }
+        if name.utf8.count <= maximumNameLength { return name }  // UTF-8 bytes ≥ characters
         return name.count > maximumNameLength ? String(name.prefix(maximumNameLength)) : name
     }
 }

@@ -1,0 +1,30 @@
+/// What a backend tells this package's engine beyond the three calls of the seam: where each task
+/// was begun, which ends are the deinit safety net's, and a clock of its own.
+///
+/// The package's own backends fill it in: the simulator (so that its termination record names the
+/// lines that leaked, and task ages run in its virtual time) and ``DiagnosingBackend`` (so that its
+/// report is keyed by call site). It is opaque on purpose: your backends keep the default,
+/// ``none``, and lose nothing.
+///
+/// Asking a backend for its hooks is a plain protocol call, not a dynamic cast, so the engine can
+/// ask on every begin at no cost worth measuring.
+public struct BackgroundTaskBackendHooks: Sendable {
+    /// The backend, when it wants call sites and safety-net ends.
+    package let callSiteAware: (any CallSiteAwareBackend)?
+    /// The backend's own clock (the simulator's virtual time), if it has one.
+    package let clock: BackendClock?
+
+    /// No hooks: the engine calls the three requirements of ``BackgroundTaskBackend`` and measures
+    /// time on the system's uptime clock.
+    public static let none = BackgroundTaskBackendHooks(callSiteAware: nil, clock: nil)
+
+    package init(callSiteAware: (any CallSiteAwareBackend)?, clock: BackendClock?) {
+        self.callSiteAware = callSiteAware
+        self.clock = clock
+    }
+}
+
+extension BackgroundTaskBackend {
+    /// No hooks: see ``BackgroundTaskBackendHooks/none``.
+    public var engineHooks: BackgroundTaskBackendHooks { .none }
+}

@@ -1,0 +1,54 @@
+import Dispatch
+
+/// One registered observer and the serial queue that delivers to it.
+///
+/// Events are buffered and delivered in batches: an operation adds its events to the buffer and
+/// schedules a delivery only when none is pending, so a stream of begins and ends costs one queue
+/// hop per batch instead of one per event. Order is kept: one buffer, drained in order, on one
+/// serial queue.
+final class ObserverRegistration: Sendable {
+    let observer: any BackgroundTaskObserver
+    let queue: DispatchQueue
+    private let buffer = Locked(Buffer())
+
+    private struct Buffer {
+        var events: [BackgroundTaskEvent] = []
+        var deliveryScheduled = false
+    }
+
+    init(_ observer: any BackgroundTaskObserver) {
+        self.observer = observer
+        self.queue = DispatchQueue(label: "BackgroundTaskKit.observer")
+    }
+
+    /// Adds events to the buffer; schedules a delivery if none is pending. Never calls the observer.
+    func enqueue(_ events: [BackgroundTaskEvent]) {
+        let mustSchedule = buffer.withLock { buffer in
+            buffer.events.append(contentsOf: events)
+            defer { buffer.deliveryScheduled = true }
+            return !buffer.deliveryScheduled
+        }
+        if mustSchedule {
+            queue.async { self.deliver() }
+        }
+    }
+
+    /// Waits until every event enqueued so far has been delivered.
+    func waitUntilDelivered() {
+        queue.sync {}
+    }
+
+    /// Delivers batches until the buffer stays empty; runs on `queue`.
+    private func deliver() {
+        while true {
+            let batch = buffer.withLock { buffer -> [BackgroundTaskEvent] in
+                let batch = buffer.events
+                buffer.events = []
+                if batch.isEmpty { buffer.deliveryScheduled = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            for event in batch { observer.backgroundTaskEventOccurred(event) }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// Counts, across the whole process, the expirations the package is handling right now.
+///
+/// A coalescing manager keeps its shared assertion for a moment after its last task ends (the
+/// linger), but never while an expiry is in progress anywhere: a task begun and ended inside
+/// another task's cleanup would otherwise leave an assertion that outlives every handler, and iOS
+/// would terminate the app.
+enum ExpiriesInProgress {
+    private static let count = Locked(0)
+
+    static func enter() {
+        count.withLock { $0 += 1 }
+    }
+
+    static func leave() {
+        count.withLock { $0 = max($0 - 1, 0) }
+    }
+
+    static var any: Bool {
+        count.withLock { $0 > 0 }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Performing actions: never under the lock.
+extension TaskEngine {
+    func perform(_ action: EngineAction, hooks: BackgroundTaskBackendHooks? = nil) {
+        switch action {
+        case .none:
+            return
+        case .begin(let holder):
+            beginOnBackend(holder, hooks: hooks ?? self.hooks(for: holder))
+        case .end(let holder, let identifier, let bySafetyNet):
+            endOnBackend(holder, identifier, bySafetyNet: bySafetyNet)
+        case .ends(let ends):
+            for (holder, identifier) in ends { endOnBackend(holder, identifier, bySafetyNet: false) }
+        case .awaitSharedBegin(let record, let assertion, let waiters):
+            awaitSharedBegin(record, assertion, waiters)
+        case .considerRenewal(let assertion):
+            considerRenewal(assertion)
+        case .wake(let waiters, let count):
+            waiters.wake(count)
+        case .considerLinger(let assertion):
+            considerLinger(assertion)
+        case .scheduleLinger(let delay):
+            clock.schedule(delay) { [weak self] in self?.lingerElapsed() }
+        case .scheduleRenewalCheck(let delay):
+            clock.schedule(delay) { [weak self] in self?.renewalCheckElapsed() }
+        case .many(let actions):
+            for action in actions { perform(action) }
+        }
+    }
+
+    /// Calls the backend's begin for `holder` and acts on what it returns.
+    private func beginOnBackend(_ holder: AssertionHolder, hooks: BackgroundTaskBackendHooks) {
+        let handler: @MainActor @Sendable () -> Void = { [holder] in holder.engine.handlerCalled(for: holder) }
+        let identifier: BackgroundTaskIdentifier?
+        if let callSiteAware = hooks.callSiteAware {
+            identifier = callSiteAware.beginBackgroundTask(
+                named: holder.name, callSite: holder.callSite, expirationHandler: handler)
+        } else {
+            identifier = holder.backend.beginBackgroundTask(named: holder.name, expirationHandler: handler)
+        }
+        let now = ledger == nil ? nil : clock.now()
+        var dropped = DroppedCleanups()
+        let followUp = withLock(at: now) { () -> EngineAction in
+            if let shared = holder as? SharedAssertion {
+                return sharedBeginReturned(shared, identifier: identifier, now: now ?? 0, dropped: &dropped)
+            }
+            return taskBeginReturned(
+                unsafeDowncast(holder, to: TaskRecord.self), identifier: identifier, dropped: &dropped)
+        }
+        withExtendedLifetime(dropped) {}
+        perform(followUp)
+    }
+
+    /// Under the lock: a per-task assertion's begin returned.
+    private func taskBeginReturned(
+        _ record: TaskRecord,
+        identifier: BackgroundTaskIdentifier?,
+        dropped: inout DroppedCleanups
+    ) -> EngineAction {
+        guard let identifier else {
+            let waiters = record.call.finish()
+            if case .running = record.status {
+                record.status = .notGranted(.notGranted)
+                dropped.add(record.cleanup)
+                record.cleanup = nil
+                ledger?.noteFinished(record, as: .notGranted)
+            }
+            ledger?.unlink(record)
+            return waiters.map { .wake($0, count: $0.count) } ?? .none
+        }
+        record.call.identifier = identifier
+        guard !record.call.claimed, case .running = record.status else {
+            // Expired before the identifier was known, or ended meanwhile: end it now, once.
+            record.call.phase = .ending
+            return .end(record, identifier, bySafetyNet: !record.call.claimed && record.call.endedBySafetyNet)
+        }
+        record.call.phase = .held
+        record.call.thread = nil
+        ledger?.noteGranted(record)
+        return .none
+    }
+
+    /// Calls the backend's end, then marks the assertion ended and wakes the handlers waiting for it.
+    func endOnBackend(_ holder: AssertionHolder, _ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
+        if let callSiteAware = hooks(for: holder).callSiteAware {
+            callSiteAware.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
+        } else {
+            holder.backend.endBackgroundTask(identifier)
+        }
+        var wake: (CallWaiters, Int)?
+        lock.withLock {
+            if let waiters = holder.call.finish() { wake = (waiters, waiters.count) }
+            if !holder.isRunning { ledger?.unlink(holder) }
+            if !retiring.isEmpty { retiring.removeAll { $0 === holder } }
+        }
+        if let (waiters, count) = wake { waiters.wake(count) }
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+
+/// A coalescing manager's one shared assertion: joined by every task, begun once per burst, kept
+/// for a short linger after the last task, and handed over to a fresh assertion before it grows old.
+/// All of these run under the lock and return what to do after it.
+extension TaskEngine {
+    /// A task joins the shared assertion: at once when it is held; after its begin returns when it
+    /// is being begun on another thread (so that a burst makes one system begin and every task still
+    /// learns at once whether it runs); by beginning a new one when there is none.
+    func join(_ record: TaskRecord, thread: CallingThread, now: TimeInterval) -> EngineAction {
+        record.isCoalesced = true
+        sharedUsers += 1
+        if let shared {
+            switch shared.call.phase {
+            case .held:
+                shared.idleSince = nil
+                shared.call.endedBySafetyNet = false
+                ledger?.noteGranted(record)
+                return renewIfOld(now: now)
+            case .beginning:
+                shared.pendingUsers.append(record)
+                guard let beginThread = shared.call.thread, !beginThread.isSame(as: thread) else { return .none }
+                let waiters = shared.beginWaiters ?? CallWaiters()
+                waiters.count += 1
+                shared.beginWaiters = waiters
+                return .awaitSharedBegin(record, shared, waiters)
+            case .none, .ending, .ended:
+                break
+            }
+        }
+        let fresh = SharedAssertion(
+            engine: self,
+            backend: record.backend,
+            number: 0,
+            name: options.sharedAssertionName,
+            callSite: record.callSite,
+            beganAt: now
+        )
+        fresh.call.phase = .beginning
+        fresh.call.thread = thread
+        fresh.pendingUsers = [record]
+        shared = fresh
+        return .begin(fresh)
+    }
+
+    /// Outside the lock: a task that joined a shared assertion being begun on another thread waits
+    /// (bounded) for the outcome, so that it learns at once whether it runs. If the begin is still in
+    /// flight after the wait, the task stops waiting for it and begins an assertion of its own.
+    func awaitSharedBegin(_ record: TaskRecord, _ assertion: SharedAssertion, _ waiters: CallWaiters) {
+        if waiters.wait(timeout: options.inFlightBeginTimeout) { return }
+        let action = withLock { () -> EngineAction in
+            guard assertion.call.phase == .beginning, case .running = record.status,
+                let index = assertion.pendingUsers.firstIndex(where: { $0 === record })
+            else { return .none }
+            assertion.pendingUsers.remove(at: index)
+            sharedUsers -= 1
+            record.isCoalesced = false
+            record.call.phase = .beginning
+            record.call.thread = .current
+            return .begin(record)
+        }
+        perform(action)
+    }
+
+    /// The shared assertion's (or its renewal's) begin returned `identifier`.
+    func sharedBeginReturned(
+        _ assertion: SharedAssertion,
+        identifier: BackgroundTaskIdentifier?,
+        now: TimeInterval,
+        dropped: inout DroppedCleanups
+    ) -> EngineAction {
+        var actions: [EngineAction] = []
+        if let waiters = assertion.beginWaiters {
+            assertion.beginWaiters = nil
+            actions.append(.wake(waiters, count: waiters.count))
+        }
+        let users = assertion.pendingUsers
+        assertion.pendingUsers = []
+        let isRenewal = renewal === assertion
+        if isRenewal { renewal = nil }
+        guard let identifier else {
+            if let waiters = assertion.call.finish() { actions.append(.wake(waiters, count: waiters.count)) }
+            if shared === assertion { shared = nil }
+            for record in users {
+                guard case .running = record.status else { continue }
+                record.status = .notGranted(.notGranted)
+                dropped.add(record.cleanup)
+                record.cleanup = nil
+                sharedUsers -= 1
+                ledger?.noteFinished(record, as: .notGranted)
+            }
+            return .many(actions)
+        }
+        assertion.call.identifier = identifier
+        assertion.call.phase = .held
+        assertion.call.thread = nil
+        if assertion.call.claimed {
+            // An expiry covered it while it was being begun; its tasks have expired already.
+            actions.append(retire(assertion))
+            return .many(actions)
+        }
+        if isRenewal {
+            guard let old = shared, old.call.phase == .held, sharedUsers > 0 else {
+                actions.append(retire(assertion))  // nothing left to take over
+                return .many(actions)
+            }
+            shared = assertion
+            actions.append(retire(old))
+            actions.append(scheduleRenewalCheck(now: now))
+            return .many(actions)
+        }
+        for record in users {
+            if case .running = record.status { ledger?.noteGranted(record) }
+        }
+        if sharedUsers == 0 {
+            actions.append(retire(assertion))  // every user ended while it was being begun
+        } else {
+            actions.append(scheduleRenewalCheck(now: now))
+        }
+        return .many(actions)
+    }
+
+    /// A coalesced task ended.
+    func release(bySafetyNet: Bool, now: TimeInterval) -> EngineAction {
+        sharedUsers -= 1
+        guard let shared, shared.call.phase == .held else { return .none }  // being begun: its return decides
+        guard sharedUsers == 0 else { return renewIfOld(now: now) }
+        shared.call.endedBySafetyNet = bySafetyNet
+        // Never linger while an expiry is in progress anywhere: an assertion begun and ended inside
+        // a cleanup would outlive every handler.
+        if options.linger > 0, expiriesInProgress == 0, !ExpiriesInProgress.any {
+            shared.idleSince = now
+            return .considerLinger(shared)
+        }
+        return retire(shared)
+    }
+
+    /// Outside the lock: the shared assertion just went idle; linger unless too little background
+    /// time is left, then (under the lock again) start the timer or end it.
+    func considerLinger(_ assertion: SharedAssertion) {
+        let remaining = assertion.backend.backgroundTimeRemaining
+        let tooLittleTime = remaining.map { !($0 >= options.lingerMinimumTimeRemaining) } ?? false
+        let action = withLock { () -> EngineAction in
+            guard shared === assertion, sharedUsers == 0, assertion.idleSince != nil, assertion.call.phase == .held
+            else { return .none }
+            if tooLittleTime || expiriesInProgress > 0 || ExpiriesInProgress.any { return retire(assertion) }
+            if lingerTimerPending { return .none }
+            lingerTimerPending = true
+            return .scheduleLinger(after: options.linger)
+        }
+        perform(action)
+    }
+
+    /// The linger timer fired: end the shared assertion if it has been idle long enough, or wait for
+    /// the rest of its linger. One timer at a time, however many tasks come and go.
+    func lingerElapsed() {
+        let now = clock.now()
+        let action = withLock(at: now) { () -> EngineAction in
+            lingerTimerPending = false
+            guard let shared, sharedUsers == 0, let idleSince = shared.idleSince, shared.call.phase == .held else {
+                return .none
+            }
+            let due = idleSince + options.linger
+            if now + 1e-9 >= due || expiriesInProgress > 0 || ExpiriesInProgress.any { return retire(shared) }
+            lingerTimerPending = true
+            return .scheduleLinger(after: due - now)
+        }
+        perform(action)
+    }
+
+    /// Ends a held shared assertion now; it is no longer the one tasks join.
+    func retire(_ assertion: SharedAssertion) -> EngineAction {
+        guard assertion.call.phase == .held else { return .none }
+        if shared === assertion { shared = nil }
+        assertion.idleSince = nil
+        assertion.call.phase = .ending
+        assertion.call.thread = .current
+        retiring.append(assertion)
+        return .end(assertion, assertion.call.identifier, bySafetyNet: assertion.call.endedBySafetyNet)
+    }
+
+    /// The age at which iOS warns that an assertion "was created over 30 seconds ago".
+    static let systemWarningAge: TimeInterval = 30
+
+    /// Under the lock: when the shared assertion has reached the renewal age, asks (outside the lock)
+    /// whether renewing is worth it.
+    func renewIfOld(now: TimeInterval) -> EngineAction {
+        guard let age = options.renewalAge, let shared, renewal == nil, expiriesInProgress == 0,
+            shared.call.phase == .held, sharedUsers > 0, now - shared.beganAt >= age
+        else { return .none }
+        return .considerRenewal(shared)
+    }
+
+    /// Outside the lock: renews the shared assertion unless that cannot help. In the foreground it
+    /// always helps. In the background it helps only if the assertion would otherwise reach the
+    /// system's warning age before its expiry, and it is unsafe with less than 5 s left (the system
+    /// may not call a fresh assertion's handler); the renewal timer looks again later.
+    func considerRenewal(_ assertion: SharedAssertion) {
+        let remaining = assertion.backend.backgroundTimeRemaining
+        let now = clock.now()
+        let action = withLock(at: now) { () -> EngineAction in
+            guard shared === assertion, renewal == nil, expiriesInProgress == 0, assertion.call.phase == .held,
+                sharedUsers > 0
+            else { return .none }
+            if let remaining {
+                let reachesWarningAge = now - assertion.beganAt + remaining > Self.systemWarningAge
+                guard reachesWarningAge, remaining >= options.lingerMinimumTimeRemaining else {
+                    return scheduleRenewalCheck(now: now, retryingIn: options.lingerMinimumTimeRemaining)
+                }
+            }
+            let fresh = SharedAssertion(
+                engine: self, backend: assertion.backend, number: 0, name: assertion.name,
+                callSite: assertion.callSite, beganAt: now)
+            fresh.call.phase = .beginning
+            fresh.call.thread = .current
+            renewal = fresh
+            return .begin(fresh)
+        }
+        perform(action)
+    }
+
+    /// Starts the renewal timer unless one is pending: one timer at a time, never one per task. It
+    /// fires when the shared assertion reaches the renewal age, or after `retryingIn` seconds.
+    func scheduleRenewalCheck(now: TimeInterval, retryingIn retry: TimeInterval? = nil) -> EngineAction {
+        guard let age = options.renewalAge, !renewalTimerPending, let shared else { return .none }
+        renewalTimerPending = true
+        return .scheduleRenewalCheck(after: retry ?? max(shared.beganAt + age - now, 0))
+    }
+
+    /// The renewal timer fired.
+    func renewalCheckElapsed() {
+        let now = clock.now()
+        let action = withLock(at: now) { () -> EngineAction in
+            renewalTimerPending = false
+            checkSharedAssertionAge(now: now)
+            let renewing = renewIfOld(now: now)
+            if case .none = renewing, shared?.call.phase == .held, sharedUsers > 0 {
+                return scheduleRenewalCheck(now: now)
+            }
+            return renewing
+        }
+        perform(action)
+    }
+
+    /// Reports the shared assertion as stale once it reaches the stale age (renewal normally
+    /// prevents that; it happens when renewal is off or the system refused a fresh assertion).
+    func checkSharedAssertionAge(now: TimeInterval) {
+        guard let ledger, let staleTaskAge = ledger.staleTaskAge, let shared, shared.call.phase == .held,
+            !shared.staleReported, now - shared.beganAt >= staleTaskAge - 1e-9
+        else { return }
+        shared.staleReported = true
+        ledger.emit(.stale(age: now - shared.beganAt), for: shared)
+    }
+}

@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+
+/// The expiration handler every assertion of the engine gets.
+extension TaskEngine {
+    /// The system called `holder`'s expiration handler (on the main actor normally; possibly off it,
+    /// twice, before its begin returned, or never).
+    ///
+    /// The first handler for a set of assertions runs the cleanups in begin order on the main actor,
+    /// ends every assertion whose identifier is known, and then waits for the calls still in flight on
+    /// other threads (bounded), so that nothing it covers is still held when it returns. A later
+    /// handler for an assertion already covered waits for it too if a call is still in flight: its
+    /// own handler is an assertion's last chance.
+    func handlerCalled(for holder: AssertionHolder) {
+        let thread = CallingThread.current
+        let now = clock(for: holder).now()
+        var dropped = DroppedCleanups()
+        let plan = withLock(at: now) { expire(holder, thread: thread, dropped: &dropped) }
+        withExtendedLifetime(dropped) {}
+        if plan.started {
+            ExpiriesInProgress.enter()
+            runCleanupsOnMainActor(plan, clock: clock(for: holder))
+            for (assertion, identifier) in plan.ends {
+                endOnBackend(assertion, identifier, bySafetyNet: false)
+            }
+        }
+        for (waiters, timeout) in plan.waits {
+            _ = waiters.wait(timeout: timeout)
+        }
+        if plan.started {
+            withLock { expiriesInProgress -= 1 }
+            ExpiriesInProgress.leave()
+        }
+    }
+
+    /// Under the lock: claims the assertions this handler covers and expires their tasks.
+    private func expire(_ holder: AssertionHolder, thread: CallingThread, dropped: inout DroppedCleanups) -> ExpiryPlan
+    {
+        var plan = ExpiryPlan()
+        guard !holder.call.claimed else {
+            claim(holder, ownedBy: true, thread: thread, into: &plan)
+            return plan
+        }
+        plan.started = true
+        plan.observed = ledger?.observed ?? false
+        expiriesInProgress += 1
+        claim(holder, ownedBy: true, thread: thread, into: &plan)
+        guard options.expiresAllTogether else {
+            if let record = holder as? TaskRecord { expireTask(record, into: &plan) }
+            return plan
+        }
+        // A manager: the first expiry covers every assertion and every task.
+        for assertion in [shared, renewal].compactMap({ $0 }) + retiring {
+            claim(assertion, ownedBy: false, thread: thread, into: &plan)
+        }
+        shared = nil
+        renewal = nil
+        sharedUsers = 0
+        var entry = ledger?.head
+        while let current = entry {
+            entry = current.next
+            let record = unsafeDowncast(current, to: TaskRecord.self)
+            if !record.isCoalesced { claim(record, ownedBy: false, thread: thread, into: &plan) }
+            expireTask(record, into: &plan)
+        }
+        return plan
+    }
+
+    /// Under the lock: `holder`'s assertion is ended by this expiry, now if its identifier is known,
+    /// or by the call in flight, which this handler then waits for.
+    private func claim(_ holder: AssertionHolder, ownedBy own: Bool, thread: CallingThread, into plan: inout ExpiryPlan)
+    {
+        let alreadyClaimed = holder.call.claimed
+        holder.call.claimed = true
+        switch holder.call.phase {
+        case .held where !alreadyClaimed:
+            holder.call.phase = .ending
+            holder.call.thread = thread
+            plan.ends.append((holder, holder.call.identifier))
+        case .beginning, .ending:
+            if let waiters = holder.call.waiter(unlessOn: thread) {
+                let isBegin = holder.call.phase == .beginning
+                plan.waits.append((waiters, own || !isBegin ? options.lastChanceTimeout : options.inFlightBeginTimeout))
+            }
+        case .held, .none, .ended:
+            break
+        }
+    }
+
+    /// Under the lock: a running task expires; its cleanup goes into the plan.
+    private func expireTask(_ record: TaskRecord, into plan: inout ExpiryPlan) {
+        guard case .running = record.status else { return }
+        record.status = .expired
+        plan.tasks.append(record)
+        plan.cleanups.append(record.cleanup)
+        record.cleanup = nil
+        ledger?.noteFinished(record, as: .expired, unlinking: record.isCoalesced || !record.call.isInFlight)
+    }
+
+    /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers'
+    /// "handler entered" and "handler exited" events: directly when already there (the normal case,
+    /// inside the system's handler); otherwise on the main queue, waiting at most
+    /// `offMainCleanupTimeout` so that the assertions are still ended inside the handler even if the
+    /// main thread is busy.
+    private func runCleanupsOnMainActor(_ plan: ExpiryPlan, clock: BackendClock) {
+        guard plan.observed || plan.cleanups.contains(where: { $0 != nil }) else { return }
+        let work = UncheckedSendableBox(plan)
+        if MainActorContext.isCurrent {
+            MainActor.assumeIsolated { runCleanups(work.value, clock: clock) }
+            return
+        }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated { self.runCleanups(work.value, clock: clock) }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + options.offMainCleanupTimeout)
+    }
+
+    @MainActor
+    private func runCleanups(_ plan: ExpiryPlan, clock: BackendClock) {
+        for (record, cleanup) in zip(plan.tasks, plan.cleanups) {
+            if plan.observed { withLock(at: clock.now()) { ledger?.emit(.expirationHandlerEntered, for: record) } }
+            let start = plan.observed ? clock.now() : 0
+            cleanup?()
+            if plan.observed {
+                let end = clock.now()
+                withLock(at: end) { ledger?.emit(.expirationHandlerExited(duration: end - start), for: record) }
+            }
+        }
+    }
+}

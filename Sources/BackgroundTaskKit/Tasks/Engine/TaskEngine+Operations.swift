@@ -1,0 +1,184 @@
+import Foundation
+
+extension TaskEngine {
+    /// Begins a task through `backend`; its status says whether it runs.
+    func begin(
+        name: String?,
+        callSite: BackgroundTaskCallSite,
+        cleanup: ExpirationCleanup?,
+        backend: any BackgroundTaskBackend
+    ) -> TaskRecord {
+        let hooks = self.backend == nil ? backend.engineHooks : self.hooks
+        let clock = self.backend == nil ? (hooks.clock ?? .system) : self.clock
+        let now = clock.now()
+        let record = TaskRecord(
+            engine: self, backend: backend, number: 0, name: Self.normalize(name), callSite: callSite, beganAt: now)
+        record.cleanup = cleanup
+        let remaining = options.minimumTimeRemaining == nil ? nil : backend.backgroundTimeRemaining
+        let thread = CallingThread.current
+        var dropped = DroppedCleanups()
+        let action = withLock(at: now) { () -> EngineAction in
+            if let ledger {
+                ledger.checkStale()
+                record.number = nextNumber
+                nextNumber += 1
+                ledger.noteBegin(record)
+                if let refusal = refusal(remaining: remaining, running: ledger.runningCount) {
+                    record.status = .notGranted(refusal)
+                    dropped.add(record.cleanup)
+                    record.cleanup = nil
+                    ledger.noteRefused(record, error: refusal)
+                    return .none
+                }
+                ledger.noteRunning(record)
+            }
+            if options.coalescing { return join(record, thread: thread, now: now) }
+            record.call.phase = .beginning
+            record.call.thread = thread
+            return .begin(record)
+        }
+        withExtendedLifetime(dropped) {}
+        perform(action, hooks: hooks)
+        if clock.isVirtual, let age = ledger?.staleTaskAge {
+            // On the simulator's clock, check when this task turns stale, as the simulator warns then.
+            clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
+        }
+        return record
+    }
+
+    private func refusal(remaining: TimeInterval?, running: Int) -> BackgroundTaskError? {
+        if let limit = options.maximumOutstandingTasks, running >= limit {
+            return .limitReached(limit: limit)
+        }
+        if let required = options.minimumTimeRemaining, let remaining, remaining < required {
+            return .insufficientTimeRemaining(remaining: remaining, required: required)
+        }
+        return nil
+    }
+
+    /// Ends a task; idempotent, callable from any thread. Returns whether it was running.
+    @discardableResult
+    func end(_ record: TaskRecord, bySafetyNet: Bool = false) -> Bool {
+        let now = ledger == nil ? nil : clock.now()
+        var dropped = DroppedCleanups()
+        var wasRunning = false
+        let action = withLock(at: now) { () -> EngineAction in
+            ledger?.checkStale()
+            guard case .running = record.status else { return .none }
+            wasRunning = true
+            record.status = .ended
+            dropped.add(record.cleanup)
+            record.cleanup = nil
+            if record.isCoalesced {
+                ledger?.noteFinished(record, as: bySafetyNet ? .endedBySafetyNet : .ended)
+                return release(bySafetyNet: bySafetyNet, now: now ?? 0)
+            }
+            let action = endCall(of: record, bySafetyNet: bySafetyNet)
+            ledger?.noteFinished(
+                record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight)
+            return action
+        }
+        withExtendedLifetime(dropped) {}
+        perform(action)
+        return wasRunning
+    }
+
+    /// Ends every running task and assertion, without running cleanups.
+    package func endAll() {
+        let now = clock.now()
+        var dropped = DroppedCleanups()
+        let action = withLock(at: now) { () -> EngineAction in
+            guard let ledger else { return .none }
+            var ends: [(AssertionHolder, BackgroundTaskIdentifier)] = []
+            var entry = ledger.head
+            while let current = entry {
+                entry = current.next
+                let record = unsafeDowncast(current, to: TaskRecord.self)
+                guard case .running = record.status else { continue }
+                record.status = .ended
+                dropped.add(record.cleanup)
+                record.cleanup = nil
+                if !record.isCoalesced,
+                    case .end(let holder, let identifier, _) = endCall(of: record, bySafetyNet: false)
+                {
+                    ends.append((holder, identifier))
+                }
+                ledger.noteFinished(record, as: .ended, unlinking: !record.call.isInFlight)
+            }
+            if options.coalescing {
+                sharedUsers = 0
+                if let shared, shared.call.phase == .held, case .end(let holder, let identifier, _) = retire(shared) {
+                    ends.append((holder, identifier))
+                }
+            }
+            return ends.isEmpty ? .none : .ends(ends)
+        }
+        withExtendedLifetime(dropped) {}
+        perform(action)
+    }
+
+    /// Under the lock: starts the end of a per-task assertion, or leaves it to its begin in flight.
+    func endCall(of holder: AssertionHolder, bySafetyNet: Bool) -> EngineAction {
+        switch holder.call.phase {
+        case .held:
+            holder.call.phase = .ending
+            holder.call.thread = .current
+            return .end(holder, holder.call.identifier, bySafetyNet: bySafetyNet)
+        case .beginning:
+            holder.call.endedBySafetyNet = bySafetyNet  // the begin ends it as soon as it returns
+            return .none
+        case .none, .ending, .ended:
+            return .none
+        }
+    }
+
+    /// Where the task stands.
+    func status(of record: TaskRecord) -> BackgroundTaskState {
+        lock.withLock { record.status }
+    }
+
+    /// Seconds since the task began, on its backend's clock.
+    func age(of record: TaskRecord) -> TimeInterval {
+        clock(for: record).now() - record.beganAt
+    }
+
+    /// The diagnostics ledger as a report (an empty one for the standalone engine).
+    package func report() -> BackgroundTaskReport {
+        let now = clock.now()
+        return withLock(at: now) {
+            ledger?.report()
+                ?? BackgroundTaskReport(
+                    generatedAt: now, outstandingHighWaterMark: 0, callSites: [], outstandingTasks: [])
+        }
+    }
+
+    package var outstanding: [OutstandingBackgroundTask] {
+        let now = clock.now()
+        return withLock(at: now) { ledger?.outstanding() ?? [] }
+    }
+
+    /// Reports running tasks that have become stale since the last check, and renews a coalescing
+    /// manager's shared assertion if it has grown old.
+    package func checkStaleTasks() {
+        let now = clock.now()
+        let action = withLock(at: now) { () -> EngineAction in
+            ledger?.checkStale()
+            checkSharedAssertionAge(now: now)
+            return renewIfOld(now: now)
+        }
+        perform(action)
+    }
+
+    /// Adds an observer; it gets the events of every later operation.
+    package func addObserver(_ observer: any BackgroundTaskObserver) {
+        let registration = ObserverRegistration(observer)
+        lock.withLock { ledger?.addObserver(registration) }
+    }
+
+    /// Waits until every observer has received the events of the operations made so far.
+    package func waitForObservers() {
+        for registration in lock.withLock({ ledger?.observers ?? [] }) {
+            registration.waitUntilDelivered()
+        }
+    }
+}

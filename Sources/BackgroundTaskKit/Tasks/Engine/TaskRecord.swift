@@ -1,0 +1,54 @@
+import Foundation
+
+/// A user cleanup, run on the main actor when the task expires.
+package typealias ExpirationCleanup = @MainActor @Sendable () -> Void
+
+/// Something that holds (or will hold) one system assertion of an engine: a task in per-task mode,
+/// or a coalescing manager's shared assertion. The expiration handler given to the backend captures
+/// only this object.
+///
+/// Its mutable state is read and written only under its engine's lock.
+class AssertionHolder: LedgerEntry, @unchecked Sendable {  // mutable state only under `engine.lock`
+    /// The engine it belongs to.
+    let engine: TaskEngine
+    /// The backend its assertion is begun and ended through.
+    let backend: any BackgroundTaskBackend
+    /// Its calls to the backend.
+    var call = AssertionCall()
+
+    init(
+        engine: TaskEngine,
+        backend: any BackgroundTaskBackend,
+        number: UInt64,
+        name: String?,
+        callSite: BackgroundTaskCallSite,
+        beganAt: TimeInterval
+    ) {
+        self.engine = engine
+        self.backend = backend
+        super.init(number: number, name: name, callSite: callSite, beganAt: beganAt)
+    }
+}
+
+/// One logical task: what every face holds. In per-task mode it also holds its own assertion; in
+/// coalescing mode it shares its manager's.
+final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
+    var status = BackgroundTaskState.running
+    /// The user's cleanup, until the task finishes.
+    var cleanup: ExpirationCleanup?
+    /// It uses its manager's shared assertion instead of one of its own.
+    var isCoalesced = false
+}
+
+/// A coalescing manager's one system assertion, shared by all its tasks.
+final class SharedAssertion: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
+    /// Tasks waiting to learn whether the system grants it (the first, and any that joined while its
+    /// begin was in flight).
+    var pendingUsers: [TaskRecord] = []
+    /// Woken once the begin has returned and its outcome is known.
+    var beginWaiters: CallWaiters?
+    /// Since when it has had no users (the linger), or `nil` while used.
+    var idleSince: TimeInterval?
+    /// Its age was reported stale.
+    var staleReported = false
+}
