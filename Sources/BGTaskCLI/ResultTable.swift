@@ -14,7 +14,9 @@ enum ResultTable {
         }
         let lines = TextTable.render(header: header, rows: rows)
         let terminated = results.filter { $0.outcome == .terminated }.count
-        let summary = "\(results.count) runs: \(terminated) terminated, \(results.count - terminated) clean"
+        let warned = results.filter { $0.outcome == .warned }.count
+        let clean = results.count - terminated - warned
+        let summary = "\(results.count) runs: \(terminated) terminated, \(warned) warned, \(clean) clean"
         return (lines + ["", summary]).joined(separator: "\n") + "\n"
     }
 }

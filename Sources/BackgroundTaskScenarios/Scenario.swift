@@ -82,7 +82,9 @@ public struct ScenarioVariant: Sendable {
     public static let correct = "correct"
 
     /// The variants that run a scenario's correct flow, in output order: raw calls, then each face.
-    public static let correctVariantNames = [correct, "safe", "scoped", "closure", "manager", "manager-coalesced"]
+    public static let correctVariantNames = [
+        correct, "safe", "scoped", "closure", "manager", "manager-coalesced", "manager-lazy",
+    ]
 
     /// The way of beginning tasks that the variant `name` uses, on `simulator` (raw calls for an
     /// unknown name).
@@ -95,9 +97,10 @@ public struct ScenarioVariant: Sendable {
             return ScopedTaskStarter(backend: simulator)
         case "closure":
             return ClosureTaskStarter(backend: simulator)
-        case "manager", "manager-coalesced":
+        case "manager", "manager-coalesced", "manager-lazy":
             var configuration = BackgroundTaskManager.Configuration()
             configuration.coalescesAssertions = name == "manager-coalesced"
+            configuration.holdsAssertionOnlyInBackground = name == "manager-lazy"
             let manager = BackgroundTaskManager(
                 backend: simulator,
                 configuration: configuration,

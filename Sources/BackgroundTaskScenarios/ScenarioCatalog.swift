@@ -10,6 +10,7 @@ public enum ScenarioCatalog {
         .doubleEnd,
         .tooManyTasks,
         .slowHandler,
+        .foregroundUpload,
     ]
 
     /// The scenario with this ``Scenario/id``, if any.

@@ -3,13 +3,17 @@ import Foundation
 
 /// How one variant of one scenario ended, as `bgtask simulate` prints it.
 ///
-/// Its JSON form has exactly the keys `scenario`, `variant`, `outcome` (`clean` or `terminated`),
+/// Its JSON form has exactly the keys `scenario`, `variant`, `outcome` (`clean`, `warned` or `terminated`),
 /// `code` (for example `"0x8badf00d"`, or `null`) and `time` (virtual seconds).
 public struct ScenarioResult: Codable, Equatable, Sendable {
     /// Whether the simulated app survived.
     public enum Outcome: String, Codable, Sendable {
-        /// Not terminated, and no assertion left held.
+        /// Not terminated, no assertion left held, and no warning from the system.
         case clean
+        /// Not terminated and no assertion left held, but the system printed its "created over 30
+        /// seconds ago" warning: an assertion was held longer than iOS likes (on a device, a risk of
+        /// termination in the background and noise in the console).
+        case warned
         /// Killed by the simulated system.
         case terminated
     }

@@ -66,10 +66,13 @@ public enum ScenarioRunner {
         let lastEnd = simulator.log.last { entry in
             if case .ended = entry.event { true } else { false }
         }
+        let warned = simulator.consoleMessages.contains { message in
+            if case .taskCreatedTooLongAgo = message { true } else { false }
+        }
         return ScenarioResult(
             scenario: scenario,
             variant: variant,
-            outcome: .clean,
+            outcome: warned ? .warned : .clean,
             code: nil,
             time: lastEnd?.time ?? 0
         )

@@ -23,13 +23,16 @@ extension BackgroundTaskSimulator {
     }
 
     @MainActor private func transition(to target: SimulatedAppState, from allowed: Set<SimulatedAppState>) {
-        state.withLock { state in
-            if allowed.contains(state.appState) {
-                state.transition(to: target)
-            } else {
+        let changed = state.withLock { state -> Bool in
+            guard allowed.contains(state.appState) else {
                 state.record(.misuse(.invalidTransition(from: state.appState, to: target)))
+                return false
             }
+            let wasInBackground = state.appState != .foreground
+            state.transition(to: target)
+            return wasInBackground != (state.appState != .foreground)
         }
+        if changed { stateObservers.notify(inBackground: target != .foreground) }
     }
 
     // MARK: - The clock

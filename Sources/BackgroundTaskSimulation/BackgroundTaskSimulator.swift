@@ -25,8 +25,9 @@ import Foundation
 /// expiration handlers run on the main actor while they run.
 ///
 /// See `Documentation/Simulator.md` for exactly which iOS rules it models and which it does not.
-public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAwareBackend {
+public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAwareBackend, ApplicationStateReporting {
     let state: Locked<SimulatorState>
+    let stateObservers = SimulatedStateObservers()
 
     /// Creates a simulated app.
     ///
@@ -103,6 +104,34 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// Ends a simulated assertion; the simulator sees a safety-net end like any other.
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
         endBackgroundTask(identifier)
+    }
+
+    // MARK: - The app's state, as UIKit reports it
+
+    /// The simulator reports its app state like `UIApplication`'s notifications do.
+    public var applicationStateReporting: (any ApplicationStateReporting)? { self }
+
+    /// Calls `handler` on the main actor with whether the simulated app is in the background: at once
+    /// with the current state (on the main actor; otherwise soon after, on the main queue), then at
+    /// each ``enterBackground()``, ``enterForeground()`` and ``resumeInBackground()`` that changes it,
+    /// as UIKit's `didEnterBackgroundNotification` and `willEnterForegroundNotification` do.
+    ///
+    /// - Parameter handler: Called with `true` in the background (suspended included).
+    /// - Returns: The observation; reports stop when it is cancelled or released.
+    public func observeBackgroundState(
+        _ handler: @escaping @MainActor @Sendable (Bool) -> Void
+    ) -> ApplicationStateObservation {
+        let key = stateObservers.add(handler)
+        let report: @MainActor @Sendable () -> Void = { [weak self] in
+            guard let self, self.stateObservers.contains(key) else { return }
+            handler(self.appState != .foreground)
+        }
+        if MainActorContext.isCurrent {
+            MainActor.assumeIsolated { report() }
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { report() } }
+        }
+        return ApplicationStateObservation { [weak self] in self?.stateObservers.remove(key) }
     }
 
     // MARK: - What the system sees

@@ -8,6 +8,7 @@ import Foundation
     import UIKit
 
     extension UIApplication: ApplicationBackgroundTasking {}
+    extension UIApplication: ApplicationStateMirroring {}
     extension UIBackgroundTaskIdentifier: BackgroundTaskIdentifierMirror {}
 #endif
 

@@ -113,6 +113,27 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
         application.endBackgroundTask(applicationIdentifier)
     }
 
+    /// Reports the app's background state from `applicationState` and UIKit's background and
+    /// foreground notifications, when the application offers them (``ApplicationStateMirroring``;
+    /// `UIApplication` does); `nil` otherwise. The state is read and the notifications observed on
+    /// the main actor.
+    public var applicationStateReporting: (any ApplicationStateReporting)? {
+        guard let stateType = Application.self as? any ApplicationStateMirroring.Type else { return nil }
+        return Self.monitor(of: stateType, resolver: resolver)
+    }
+
+    private static func monitor<Mirror: ApplicationStateMirroring>(
+        of _: Mirror.Type,
+        resolver: ApplicationResolver<Application>
+    ) -> ApplicationStateMonitor {
+        ApplicationStateMonitor(
+            isInBackground: {
+                (resolver.application() as? Mirror).map { $0.applicationState.rawValue == Mirror.backgroundRawValue }
+            },
+            names: { (Mirror.didEnterBackgroundNotification, Mirror.willEnterForegroundNotification) }
+        )
+    }
+
     /// The application's background time left, or `nil` while it is unlimited.
     ///
     /// `nil` in the foreground (where UIKit reports `Double.greatestFiniteMagnitude`), for any value

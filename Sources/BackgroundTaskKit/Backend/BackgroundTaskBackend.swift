@@ -58,4 +58,9 @@ public protocol BackgroundTaskBackend: Sendable {
     /// What this backend tells the package's engine beyond these calls; keep the default,
     /// ``BackgroundTaskBackendHooks/none``, which a protocol extension provides.
     var engineHooks: BackgroundTaskBackendHooks { get }
+
+    /// Reports whether the app is in the background, or `nil` when this backend cannot tell (the
+    /// default, from a protocol extension). A manager that holds its system assertion only in the
+    /// background needs it; see ``ApplicationStateReporting``.
+    var applicationStateReporting: (any ApplicationStateReporting)? { get }
 }

@@ -163,6 +163,11 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         }
     }
 
+    /// The wrapped backend's report of the app's state.
+    public var applicationStateReporting: (any ApplicationStateReporting)? {
+        wrapped.applicationStateReporting
+    }
+
     /// The wrapped backend's time remaining.
     public var backgroundTimeRemaining: TimeInterval? {
         wrapped.backgroundTimeRemaining

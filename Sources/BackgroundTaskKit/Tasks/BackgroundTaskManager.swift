@@ -45,6 +45,20 @@ public final class BackgroundTaskManager: Sendable {
         public var linger: TimeInterval = 0.5
         /// Coalescing: the shared assertion's name in the system's logs.
         public var sharedAssertionName = "BackgroundTaskManager"
+        /// Hold the system assertion only while the app is in the background. Tasks run at once, as
+        /// always; the one shared assertion is raised when the app leaves the foreground (at once if
+        /// it is already in the background) and dropped when it comes back or the last task ends.
+        /// An upload that starts in the foreground and takes 45 s then never draws iOS's "created over
+        /// 30 seconds ago" warning in the foreground, and the app's background time is spent only on
+        /// what is still running when it leaves.
+        ///
+        /// Needs a backend that reports the app's state (``BackgroundTaskBackend/applicationStateReporting``:
+        /// `.uiApplication` and the simulator do); with any other, the assertion is raised with the
+        /// first task, as when this is off. Implies one shared assertion, whatever
+        /// ``coalescesAssertions`` says. If the system refuses the assertion when the app leaves, the
+        /// tasks keep running without extra background time. Off by default, so that a manager
+        /// behaves the same with every backend.
+        public var holdsAssertionOnlyInBackground = false
         /// Coalescing: the age at which the shared assertion is handed over to a fresh one (begun
         /// before the old one is ended, so the app never loses its protection). Tasks that keep
         /// overlapping would otherwise keep one system assertion alive for as long as they keep
@@ -98,7 +112,8 @@ public final class BackgroundTaskManager: Sendable {
         options.maximumOutstandingTasks = max(configuration.maximumOutstandingTasks, 0)
         options.minimumTimeRemaining = configuration.minimumTimeRemaining.flatMap { $0.isNaN || $0 <= 0 ? nil : $0 }
         options.expiresAllTogether = true
-        options.coalescing = configuration.coalescesAssertions
+        options.coalescing = configuration.coalescesAssertions || configuration.holdsAssertionOnlyInBackground
+        options.holdsOnlyInBackground = configuration.holdsAssertionOnlyInBackground
         options.linger =
             configuration.linger.isFinite ? min(max(configuration.linger, 0), Configuration.maximumLinger) : 0
         options.renewalAge = configuration.sharedAssertionRenewalAge.flatMap {

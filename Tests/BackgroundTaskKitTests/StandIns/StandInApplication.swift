@@ -16,7 +16,7 @@ final class StandInApplication {
         let expirationHandler: (@MainActor @Sendable () -> Void)?
     }
 
-    private struct State {
+    private struct Calls {
         var nextRawValue = 40
         var grantsAssertions = true
         var backgroundTimeRemaining = Double.greatestFiniteMagnitude
@@ -24,7 +24,9 @@ final class StandInApplication {
         var ended: [StandInTaskIdentifier] = []
     }
 
-    nonisolated private let state = Locked(State())
+    nonisolated private let state = Locked(Calls())
+    /// The life-cycle state (`StandInApplication+State.swift`).
+    var currentState = StandInApplication.State.active
 
     nonisolated init() {}
 

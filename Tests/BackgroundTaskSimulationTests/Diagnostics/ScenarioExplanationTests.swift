@@ -22,7 +22,7 @@ private func sourceLine(of callSite: BackgroundTaskCallSite) throws -> String {
 
 @MainActor
 struct ScenarioExplanationTests {
-    @Test(arguments: ScenarioCatalog.all.map(\.id))
+    @Test(arguments: ScenarioCatalog.all.map(\.id).filter { $0 != "foreground-upload" })  // warned, not killed
     func theExplanationPointsAtTheLineThatBeganTheLeakedAssertion(id: String) async throws {
         let scenario = try #require(ScenarioCatalog.scenario(withID: id))
         let explanation = try #require(await ScenarioRunner.explain(scenario))

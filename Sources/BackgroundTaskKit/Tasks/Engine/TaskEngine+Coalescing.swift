@@ -10,6 +10,10 @@ extension TaskEngine {
     func join(_ record: TaskRecord, thread: CallingThread, now: TimeInterval) -> EngineAction {
         record.isCoalesced = true
         sharedUsers += 1
+        if options.holdsOnlyInBackground, inBackground == false, shared == nil {
+            ledger?.noteGranted(record)  // it runs at once; the assertion comes when the app leaves
+            return .none
+        }
         if let shared {
             switch shared.call.phase {
             case .held:
@@ -112,12 +116,45 @@ extension TaskEngine {
         for record in users {
             if case .running = record.status { ledger?.noteGranted(record) }
         }
-        if sharedUsers == 0 {
+        if sharedUsers == 0 || (options.holdsOnlyInBackground && inBackground == false) {
             actions.append(retire(assertion))  // every user ended while it was being begun
         } else {
             actions.append(scheduleRenewalCheck(now: now))
         }
         return .many(actions)
+    }
+
+    /// The backend reported the app's state (on the main actor). With ``Options/holdsOnlyInBackground``,
+    /// leaving the foreground raises the shared assertion for the tasks running, and coming back
+    /// drops it; the tasks run on either way.
+    func applicationStateChanged(inBackground: Bool) {
+        let now = clock.now()
+        let action = withLock(at: now) { () -> EngineAction in
+            self.inBackground = inBackground
+            if !inBackground {
+                guard let shared, shared.call.phase == .held else { return .none }
+                return retire(shared)
+            }
+            guard sharedUsers > 0, shared == nil, let first = firstRunningTask() else { return .none }
+            let fresh = SharedAssertion(
+                engine: self, backend: first.backend, number: 0, name: options.sharedAssertionName,
+                callSite: first.callSite, beganAt: now)
+            fresh.call.phase = .beginning
+            fresh.call.thread = .current
+            shared = fresh
+            return .begin(fresh)
+        }
+        perform(action)
+    }
+
+    /// The oldest running task (its call site names a shared assertion raised for all of them).
+    private func firstRunningTask() -> TaskRecord? {
+        var entry = ledger?.head
+        while let current = entry {
+            if current.isRunning { return unsafeDowncast(current, to: TaskRecord.self) }
+            entry = current.next
+        }
+        return nil
     }
 
     /// A coalesced task ended.

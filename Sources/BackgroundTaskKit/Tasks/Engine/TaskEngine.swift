@@ -38,6 +38,9 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         var renewalAge: TimeInterval?
         /// Coalescing: the shared assertion's name.
         var sharedAssertionName: String?
+        /// Coalescing: raise the shared assertion only while the app is in the background (when the
+        /// backend reports the app's state; otherwise from the first task on).
+        var holdsOnlyInBackground = false
         /// How long an expiration handler that arrives off the main actor waits for the cleanups it
         /// sent to the main actor before it ends the assertions anyway.
         var offMainCleanupTimeout: TimeInterval = 1
@@ -97,6 +100,11 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     var renewalTimerPending = false
     /// Expiries of this engine whose cleanups and ends are running: nothing lingers past them.
     var expiriesInProgress = 0
+    /// Whether the app is in the background, as the backend last reported; `nil` while unknown (taken
+    /// as the background: the safe side).
+    var inBackground: Bool?
+    /// The backend's reports of the app's state, while the engine holds assertions only then.
+    var stateObservation: ApplicationStateObservation?
 
     package init(backend: (any BackgroundTaskBackend)?, options: Options) {
         self.backend = backend
@@ -113,6 +121,16 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
             options.keepsLedger
             ? TaskLedger(limit: options.maximumOutstandingTasks, staleTaskAge: options.staleTaskAge) : nil
         ledger?.source = ObjectIdentifier(self)
+        if options.holdsOnlyInBackground, let reporting = backend?.applicationStateReporting {
+            let observation = reporting.observeBackgroundState { [weak self] inBackground in
+                self?.applicationStateChanged(inBackground: inBackground)
+            }
+            lock.withLock { stateObservation = observation }
+        }
+    }
+
+    deinit {
+        stateObservation?.cancel()
     }
 
     /// Begins one task on the standalone engine: what every face that is not in a manager does.
