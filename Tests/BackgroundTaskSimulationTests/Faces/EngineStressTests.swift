@@ -19,10 +19,11 @@ struct EngineStressTests {
         configuration.backgroundTimeBudget = 10
         let simulator = BackgroundTaskSimulator(configuration: configuration)
         let world = StressWorld(backend: simulator, schedule: { delay, work in simulator.schedule(after: delay, work) })
-        let threads = world.startWorkers()
+        world.startWorkers()
         var keepers: [SafeBackgroundTask] = []
-        for stint in 0..<3 {
+        for stint in 0..<8 {
             if stint == 0 { simulator.enterBackground() } else { simulator.resumeInBackground() }
+            simulator.faults = stint % 2 == 1 ? [.handlerTwice] : []
             keepers.append(SafeBackgroundTask.begin("Keeps the app awake", backend: simulator))
             world.gate.open()
             var expiring = false
@@ -45,11 +46,12 @@ struct EngineStressTests {
         simulator.enterForeground()
         world.gate.open()
         _ = await world.pacer.grantAndWaitUntilStarted(12)
-        let leftovers = await world.stop(threads)
+        let leftovers = await world.stop()
         world.expectCleanupsMatch(leftovers)
         for held in leftovers { held.task.end() }
         world.coalescing.endAll()
         world.perTask.endAll()
+        world.inCleanups.endAll()
         simulator.advance(by: 60)
 
         try simulator.expectEveryAssertionEndedOnce()
@@ -62,7 +64,7 @@ struct EngineStressTests {
         #expect(ended.count == Set(ended).count)
         #expect(Set(ended) == Set(begun))
         let expiries = Self.assertionsHeldPastExpiry(in: events)
-        #expect(expiries.count == 3)
+        #expect(expiries.count == 8)
         #expect(expiries.allSatisfy { $0.isEmpty }, "held after the expiry's handlers returned: \(expiries)")
         #expect(keepers.allSatisfy { $0.state == .expired })
         #expect(world.cleanups.total > 0)
@@ -94,29 +96,37 @@ struct EngineStressTests {
         let backend = RecordingBackend()
         let timers = ManualTimers()
         let world = StressWorld(backend: backend, timers: timers)
-        let threads = world.startWorkers()
+        world.startWorkers()
         var expiries: [RecordingBackend.Expiry] = []
-        for step in 0..<40 {
-            guard await world.pacer.grantAndWaitUntilStarted(step % 5 == 4 ? 30 : 10) else { break }
-            if step % 5 == 4 { expiries.append(backend.fireExpiry()) }
+        for step in 0..<120 {
+            let expiring = step % 5 == 4
+            if expiring { backend.armExpiry() }
+            guard await world.pacer.grantAndWaitUntilStarted(expiring ? 30 : 10) else { break }
+            if expiring {
+                // The moment: while a begin or an end is in flight on a worker thread (or 50 ms on).
+                let deadline = ProcessInfo.processInfo.systemUptime + 0.05
+                while !backend.isCallInFlight, ProcessInfo.processInfo.systemUptime < deadline { await Task.yield() }
+                expiries.append(backend.fireExpiry(callingEachHandlerTwice: step % 10 == 9))
+            }
             timers.advance(by: 0.25)  // ages the shared assertion past its renewal age, ends lingers
             timers.runDue()
             guard await waitUntil("the batch to be taken", { world.pacer.isConsumed }) else { break }
         }
-        let leftovers = await world.stop(threads)
+        let leftovers = await world.stop()
         world.expectCleanupsMatch(leftovers)
         for held in leftovers { held.task.end() }
         world.coalescing.endAll()
         world.perTask.endAll()
+        world.inCleanups.endAll()
         for _ in 0..<20 {
             timers.advance(by: 1)
             timers.runDue()
         }
 
-        #expect(expiries.count == 8)
-        #expect(expiries.contains { !$0.covered.isEmpty })
+        #expect(expiries.count == 24)
+        #expect(expiries.contains { !$0.covered.isEmpty } && expiries.contains { !$0.begunByHandlers.isEmpty })
         for expiry in expiries {
-            #expect(expiry.stillHeld.isEmpty, "held after the handlers of \(expiry.covered) returned")
+            #expect(expiry.stillHeld.isEmpty, "held after the handlers returned: \(expiry)")
         }
         let books = backend.books
         #expect(books.begun.count > 100)
@@ -129,7 +139,7 @@ struct EngineStressTests {
 
 // MARK: - The workers
 
-/// Real threads, as many as the brief of these tests asks for at least.
+/// Real threads, not Swift tasks: the operating system's scheduler interleaves them anywhere.
 private let workerCount = 4
 
 /// A task a worker holds, with the token its cleanup records.
@@ -138,10 +148,12 @@ private struct HeldTask: Sendable {
     let token: Int
 }
 
-/// Everything the worker threads share: the backend, two managers, the pacing and the books.
+/// Everything the worker threads share: the backend, the managers, the pacing and the books.
 private final class StressWorld: Sendable {
     let backend: any BackgroundTaskBackend
     let coalescing: BackgroundTaskManager
+    /// Used only by cleanups, inside expiries: its shared assertion must never outlive one.
+    let inCleanups: BackgroundTaskManager
     let perTask: BackgroundTaskManager
     let timers: ManualTimers?
     let gate = BeginGate()
@@ -170,13 +182,13 @@ private final class StressWorld: Sendable {
         configuration.maximumOutstandingTasks = 10_000
         configuration.sharedAssertionRenewalAge = 1
         coalescing = BackgroundTaskManager(backend: backend, configuration: configuration, schedule: schedule, now: now)
+        inCleanups = BackgroundTaskManager(backend: backend, configuration: configuration, schedule: schedule, now: now)
         configuration.coalescesAssertions = false
         configuration.minimumTimeRemaining = 2
         perTask = BackgroundTaskManager(backend: backend, configuration: configuration, schedule: schedule, now: now)
     }
 
-    /// Starts the worker threads; returns how many.
-    func startWorkers() -> Int {
+    func startWorkers() {
         for worker in 0..<workerCount {
             let thread = Thread { [self] in
                 work(worker)
@@ -184,14 +196,13 @@ private final class StressWorld: Sendable {
             }
             thread.start()
         }
-        return workerCount
     }
 
     /// Stops the workers once they have taken their last batch and returns the tasks they still hold.
-    @MainActor func stop(_ threads: Int) async -> [HeldTask] {
+    @MainActor func stop() async -> [HeldTask] {
         _ = await waitUntil("the last batch to be taken") { pacer.isConsumed }
         pacer.stop()
-        _ = await waitUntil("the workers to finish") { finished.value == threads }
+        _ = await waitUntil("the workers to finish") { finished.value == workerCount }
         return leftovers.withLock { $0 } + pool.withLock { $0 }
     }
 
@@ -290,14 +301,15 @@ private final class StressWorld: Sendable {
         }
     }
 
-    /// Records that it ran; every seventh also begins and ends a task inside the expiry. Every
-    /// eleventh task has no cleanup.
+    /// Records that it ran; every seventh also begins and ends a task of a coalescing manager inside
+    /// the expiry (its shared assertion must not linger past the expiry). Every eleventh task has no
+    /// cleanup.
     private func cleanup(_ token: Int) -> (@MainActor @Sendable () -> Void)? {
         guard token % 11 != 0 else { return nil }
-        return { [cleanups, coalescing] in
+        return { [cleanups, inCleanups] in
             cleanups.ran(token)
             guard token % 7 == 0 else { return }
-            let task = try? coalescing.beginTask("Begun in a cleanup")
+            let task = try? inCleanups.beginTask("Begun in a cleanup")
             task?.end()
         }
     }
@@ -434,7 +446,7 @@ private struct SplitMix64 {
 // MARK: - The recording backend
 
 /// `UnlimitedBackend` with books: every begin and end per identifier, and the stored expiration
-/// handlers, which ``fireExpiry()`` calls the way the system does. Begins and ends now and then pause
+/// handlers, which ``fireExpiry(callingEachHandlerTwice:)`` calls the way the system does. Begins and ends now and then pause
 /// inside the call, to widen the windows in which a handler meets a call in flight.
 private final class RecordingBackend: BackgroundTaskBackend {
     struct Books {
@@ -445,19 +457,30 @@ private final class RecordingBackend: BackgroundTaskBackend {
         var held: [Int: @MainActor @Sendable () -> Void] = [:]
         var handlerCalled: Set<Int> = []
         var calls = 0
+        /// Begun on the main actor while ``fireExpiry(callingEachHandlerTwice:)`` runs, or `nil`.
+        var begunByHandlers: [Int]?
     }
 
-    /// One fired expiry: the assertions held when it started, and those still held after the handlers
-    /// returned.
+    /// One fired expiry: the assertions held when it started, those the handlers began (their
+    /// cleanups begin and end tasks), and those of both still held after the handlers returned.
     struct Expiry {
         var covered: [Int]
+        var begunByHandlers: [Int]
         var stillHeld: [Int]
     }
 
     private let system = UnlimitedBackend()
     private let state = Locked(Books())
+    private let paused = Locked((count: 0, armed: false))
 
     var books: Books { state.withLock { $0 } }
+    /// Whether a begin or an end is paused inside the call now.
+    var isCallInFlight: Bool { paused.withLock { $0.count > 0 } }
+
+    /// Lengthens the pauses until the next expiry has fired.
+    func armExpiry() {
+        paused.withLock { $0.armed = true }
+    }
 
     func beginBackgroundTask(
         named name: String?,
@@ -469,6 +492,7 @@ private final class RecordingBackend: BackgroundTaskBackend {
         let call = state.withLock { books in
             books.begun.insert(identifier.rawValue)
             books.held[identifier.rawValue] = expirationHandler ?? {}
+            if MainActorContext.isCurrent { books.begunByHandlers?.append(identifier.rawValue) }
             books.calls += 1
             return books.calls
         }
@@ -495,11 +519,13 @@ private final class RecordingBackend: BackgroundTaskBackend {
 
     var backgroundTimeRemaining: TimeInterval? { system.backgroundTimeRemaining }
 
-    /// Time runs out: calls the handler of every assertion held now, in begin order, on the main actor,
-    /// skipping those ended meanwhile and those whose handler was called before.
-    @MainActor func fireExpiry() -> Expiry {
+    /// Time runs out: calls the handler of every assertion held now, in begin order, on the main actor
+    /// (twice in a row, as some devices do, with `callingEachHandlerTwice`), skipping those ended
+    /// meanwhile and those whose handler was called before.
+    @MainActor func fireExpiry(callingEachHandlerTwice twice: Bool) -> Expiry {
         let covered = state.withLock { books in
-            books.held.keys.filter { !books.handlerCalled.contains($0) }.sorted()
+            books.begunByHandlers = []
+            return books.held.keys.filter { !books.handlerCalled.contains($0) }.sorted()
         }
         for identifier in covered {
             let handler = state.withLock { books -> (@MainActor @Sendable () -> Void)? in
@@ -508,13 +534,30 @@ private final class RecordingBackend: BackgroundTaskBackend {
                 return handler
             }
             handler?()
+            if twice { handler?() }
         }
-        let stillHeld = state.withLock { books in covered.filter { books.held[$0] != nil } }
-        return Expiry(covered: covered, stillHeld: stillHeld)
+        let expiry = state.withLock { books in
+            let begun = books.begunByHandlers ?? []
+            books.begunByHandlers = nil
+            return Expiry(
+                covered: covered, begunByHandlers: begun,
+                stillHeld: (covered + begun).filter { books.held[$0] != nil })
+        }
+        paused.withLock { $0.armed = false }
+        return expiry
     }
 
+    /// Every third call off the main actor pauses inside the call, granted (or about to end) but not
+    /// returned: for 2 ms while an expiry is armed, so that handlers meet it in flight, 0.05 ms
+    /// otherwise.
     private func pause(_ call: Int) {
-        if call % 5 == 0 { Thread.sleep(forTimeInterval: 0.000_2) }
+        guard call % 3 == 0, !MainActorContext.isCurrent else { return }
+        let armed = paused.withLock { paused in
+            paused.count += 1
+            return paused.armed
+        }
+        Thread.sleep(forTimeInterval: armed ? 0.002 : 0.000_05)
+        paused.withLock { $0.count -= 1 }
     }
 }
 
