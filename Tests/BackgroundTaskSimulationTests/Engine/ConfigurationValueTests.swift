@@ -66,10 +66,10 @@ struct ConfigurationValueTests {
 
     @Test func aTaskReleasedAfterAnEnormousAgeIsReportedWithoutATrap() {
         let simulator = BackgroundTaskSimulator()
-        do {
-            _ = SafeBackgroundTask.begin("Forgotten", backend: simulator)
-            simulator.advance(by: 1e300)  // in the foreground: nothing expires
-        }  // released while running: the safety net ends it and reports its age
+        var task: SafeBackgroundTask? = SafeBackgroundTask.begin("Forgotten", backend: simulator)
+        simulator.advance(by: 1e300)  // in the foreground: nothing expires
+        #expect(task?.state == .running)
+        task = nil  // released while running: the safety net ends it and reports its age
         #expect(simulator.outstanding.isEmpty)
     }
 
