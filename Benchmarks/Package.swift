@@ -1,6 +1,14 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // Performance measurements, kept out of the main package so that its users never build them.
-// Run from the package root: swift run -c release --package-path Benchmarks AuditBenchmark
+// 6.1: the lowest tools version that can enable a dependency's traits (ordo-one's `MallocInterposer`).
+//
+// Run from the package root (each target's comment below says what it measures):
+//   swift run -c release --package-path Benchmarks AuditBenchmark
+//   swift package --package-path Benchmarks benchmark --target FaceCosts      # ordo-one, a few minutes
+//   bash Benchmarks/instructions.sh                                           # callgrind, needs valgrind
+//
+// Smoke test for CI (fails only on a crash, never on a figure; about 2 minutes with a cold build):
+//   swift run -c release --package-path Benchmarks FaceCost all 1000
 import PackageDescription
 
 let package = Package(
@@ -8,14 +16,35 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // The main package, by path.
-        .package(name: "BackgroundTaskKit", path: "..")
+        .package(name: "BackgroundTaskKit", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // Generates a tree of about a million lines of Swift and Objective-C and times `bgtask audit` on it.
         .executableTarget(
             name: "AuditBenchmark",
             dependencies: [.product(name: "BackgroundTaskAudit", package: "BackgroundTaskKit")]
-        )
+        ),
+        // The faces, the peers they are measured against and the scenarios, shared by the two harnesses
+        // below. Public API of BackgroundTaskKit only.
+        .target(
+            name: "FaceBenchmarkSupport",
+            dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")]
+        ),
+        // `FaceCost <face> <count>`: one face's begin+end pair, N times, with nothing else around it, so
+        // that `instructions.sh` can count its instructions with callgrind.
+        .executableTarget(name: "FaceCost", dependencies: ["FaceBenchmarkSupport"]),
+        // The ordo-one suite: time per pair, scaling with outstanding tasks, expiry, diagnostics, two
+        // threads and memory per task, every face side by side in one run.
+        .executableTarget(
+            name: "FaceCosts",
+            dependencies: [
+                "FaceBenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FaceCosts",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,11 +6,13 @@
 /// report is keyed by call site). It is opaque on purpose: your backends keep the default,
 /// ``none``, and lose nothing.
 ///
-/// Asking a backend for its hooks is a plain protocol call, not a dynamic cast, so the engine can
-/// ask on every begin at no cost worth measuring.
-public struct BackgroundTaskBackendHooks: Sendable {
-    /// The backend, when it wants call sites and safety-net ends.
-    package let callSiteAware: (any CallSiteAwareBackend)?
+/// Asking a backend for its hooks is a plain protocol call returning one reference, not a dynamic
+/// cast, so the engine can ask on every begin at no cost worth measuring.
+public final class BackgroundTaskBackendHooks: Sendable {
+    /// The backend, when it wants call sites and safety-net ends. Unowned: whoever holds the hooks
+    /// holds the backend too (an engine, a task record), and a strong reference would make a cycle
+    /// in the backends that keep their hooks.
+    package unowned(safe) let callSiteAware: (any CallSiteAwareBackend)?
     /// The backend's own clock (the simulator's virtual time), if it has one.
     package let clock: BackendClock?
 

@@ -2,7 +2,7 @@
 /// net's: the simulator (so that its termination record names the lines that leaked) and
 /// ``DiagnosingBackend`` (so that its report is keyed by call site). The engine calls these instead
 /// of the plain requirements when its backend conforms.
-package protocol CallSiteAwareBackend: BackgroundTaskBackend {
+package protocol CallSiteAwareBackend: BackgroundTaskBackend, AnyObject {
     /// Begins an assertion for a task begun at `callSite`.
     func beginBackgroundTask(
         named name: String?,

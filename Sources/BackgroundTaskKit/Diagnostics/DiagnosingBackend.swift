@@ -62,6 +62,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     private var nextNumber: UInt64 = 1
     /// The assertions held, by identifier.
     private var held: [BackgroundTaskIdentifier: LedgerEntry] = [:]
+    /// Its hooks, made once (set at the end of `init`, read-only after).
+    private var hooks: BackgroundTaskBackendHooks = .none
 
     /// Wraps a backend.
     ///
@@ -76,12 +78,11 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         self.clock = wrappedHooks.clock ?? .system
         self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
         ledger.source = ObjectIdentifier(self)
+        hooks = BackgroundTaskBackendHooks(callSiteAware: self, clock: wrappedHooks.clock)
     }
 
     /// Tells the engine the call sites and safety-net ends, and passes the wrapped backend's clock on.
-    public var engineHooks: BackgroundTaskBackendHooks {
-        BackgroundTaskBackendHooks(callSiteAware: self, clock: wrappedHooks.clock)
-    }
+    public var engineHooks: BackgroundTaskBackendHooks { hooks }
 
     // MARK: - BackgroundTaskBackend
 

@@ -4,28 +4,29 @@ import Foundation
 ///
 /// A class, so that the owner (an engine's task record, a diagnosing backend's assertion) *is* the
 /// entry: no second copy of each running task, no hashing on begin and end. Every stored property
-/// is read and written only under the owner's lock.
+/// is read and written only under the owner's lock, so the run-time exclusivity checks are off
+/// (`@exclusivity(unchecked)`): the lock already makes every access exclusive.
 class LedgerEntry: @unchecked Sendable {  // mutable state only under the owner's lock
     /// The task's number at its owner: grows with each begin, so it orders tasks.
-    var number: UInt64
+    @exclusivity(unchecked) var number: UInt64
     let name: String?
     let callSite: BackgroundTaskCallSite
     /// The owner's clock time of the begin.
     let beganAt: TimeInterval
     /// Index of its call site in the ledger's statistics; `-1` until the ledger has seen it.
-    var statisticsIndex = -1
+    @exclusivity(unchecked) var statisticsIndex = -1
     /// Counted among the running tasks.
-    var isRunning = false
+    @exclusivity(unchecked) var isRunning = false
     /// Its assertion was granted: it counts toward the high-water mark.
-    var isGranted = false
+    @exclusivity(unchecked) var isGranted = false
     /// Its expiry was reported while it still runs (a diagnosing backend's assertion is held until
     /// something ends it); it is no longer checked for staleness.
-    var expiryReported = false
+    @exclusivity(unchecked) var expiryReported = false
     /// In the ledger's list.
-    var isLinked = false
+    @exclusivity(unchecked) var isLinked = false
     /// The list links. `previous` is unowned: the list owns its entries through `next` and the head.
-    var next: LedgerEntry?
-    unowned(unsafe) var previous: LedgerEntry?
+    @exclusivity(unchecked) var next: LedgerEntry?
+    @exclusivity(unchecked) unowned(unsafe) var previous: LedgerEntry?
 
     init(number: UInt64, name: String?, callSite: BackgroundTaskCallSite, beganAt: TimeInterval) {
         self.number = number

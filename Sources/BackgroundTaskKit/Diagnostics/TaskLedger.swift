@@ -3,8 +3,9 @@ import Foundation
 /// The diagnostics ledger: who began what, where, when, and how it ended; the counters per call site,
 /// the high-water mark, and the events for observers.
 ///
-/// Kept inside the lock of its owner (a ``TaskEngine`` or a ``DiagnosingBackend``); its methods only
-/// compute and queue events. Every method called on begin or end does constant work, with no hashing
+/// Kept inside the lock of its owner (a ``TaskEngine`` or a ``DiagnosingBackend``), which makes
+/// every access exclusive (so no run-time exclusivity checks); its methods only compute and queue
+/// events. Every method called on begin or end does constant work, with no hashing
 /// beyond one call-site look-up per begin (and none when the same call site begins again): the
 /// running tasks are the owner's own objects (``LedgerEntry``), linked in begin order. Only
 /// ``report()`` and ``outstanding()`` walk them.
@@ -34,31 +35,31 @@ final class TaskLedger {
     let staleTaskAge: TimeInterval?
 
     /// The counters, one per call site, in first-seen order.
-    private(set) var statistics: [CallSiteStatistics] = []
-    private var statisticsIndex: [BackgroundTaskCallSite: Int] = [:]
+    @exclusivity(unchecked) private(set) var statistics: [CallSiteStatistics] = []
+    @exclusivity(unchecked) private var statisticsIndex: [BackgroundTaskCallSite: Int] = [:]
     /// The last call site looked up: call sites repeat, and equal `#fileID` literals compare at once.
-    private var lastCallSite: BackgroundTaskCallSite?
-    private var lastStatisticsIndex = 0
+    @exclusivity(unchecked) private var lastCallSite: BackgroundTaskCallSite?
+    @exclusivity(unchecked) private var lastStatisticsIndex = 0
     /// The most tasks running at once whose assertion was granted.
-    private(set) var highWaterMark = 0
-    private var grantedCount = 0
+    @exclusivity(unchecked) private(set) var highWaterMark = 0
+    @exclusivity(unchecked) private var grantedCount = 0
     /// Tasks running now.
-    private(set) var runningCount = 0
+    @exclusivity(unchecked) private(set) var runningCount = 0
     /// The list of entries, in begin order: running tasks, and those the owner keeps a little longer.
-    private(set) var head: LedgerEntry?
-    private var tail: LedgerEntry?
+    @exclusivity(unchecked) private(set) var head: LedgerEntry?
+    @exclusivity(unchecked) private var tail: LedgerEntry?
     /// The last entry the stale check has passed; `nil`: start at the head.
-    private var staleCursor: LedgerEntry?
+    @exclusivity(unchecked) private var staleCursor: LedgerEntry?
     /// The owner (a manager's engine or a diagnosing backend), for the events' task IDs.
-    var source: ObjectIdentifier?
+    @exclusivity(unchecked) var source: ObjectIdentifier?
     /// The clock's time of the current operation; the owner sets it before each operation.
-    var operationTime: TimeInterval = 0
+    @exclusivity(unchecked) var operationTime: TimeInterval = 0
     /// The observers.
-    private(set) var observers: [ObserverRegistration] = []
+    @exclusivity(unchecked) private(set) var observers: [ObserverRegistration] = []
     /// Events of the current operation, handed to the observers by ``flushEvents()``.
-    private var pendingEvents: [BackgroundTaskEvent] = []
+    @exclusivity(unchecked) private var pendingEvents: [BackgroundTaskEvent] = []
     /// The running count already reported as approaching the limit, until it falls back below.
-    private var limitApproachReported = false
+    @exclusivity(unchecked) private var limitApproachReported = false
 
     /// - Parameters:
     ///   - limit: Warn at 80 % of it; `nil`, or less than 1: never.

@@ -148,10 +148,9 @@ public final class BackgroundTaskManager: Sendable {
         function: String = #function
     ) throws(BackgroundTaskError) -> SafeBackgroundTask {
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-        let record = engine.begin(name: name, callSite: callSite, cleanup: onExpiration, backend: backend)
-        if case .notGranted(let error) = engine.status(of: record) {
-            throw error
-        }
+        let (record, refusal) = engine.begin(name: name, callSite: callSite, cleanup: onExpiration, backend: backend)
+        if let refusal { throw refusal }
+        if case .notGranted(let error) = engine.status(of: record) { throw error }  // the system refused
         return SafeBackgroundTask(record: record)
     }
 

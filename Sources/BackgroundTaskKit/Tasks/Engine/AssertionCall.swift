@@ -22,8 +22,8 @@ struct AssertionCall {
     var phase = Phase.none
     /// Valid while ``Phase/held`` or ``Phase/ending``.
     var identifier = BackgroundTaskIdentifier(rawValue: 0)
-    /// The thread making the call in flight.
-    var thread: CallingThread?
+    /// The thread making the call in flight (meaningless otherwise).
+    var thread = CallingThread.current
     /// An expiry has claimed the assertion: it is ended as soon as its identifier is known, by
     /// whoever learns it, and nothing else may end it.
     var claimed = false
@@ -38,7 +38,7 @@ struct AssertionCall {
     /// Registers a waiter for the call in flight, unless that call runs on `thread` (a handler called
     /// from inside it must not wait for it to return). Returns what to wait on, if anything.
     mutating func waiter(unlessOn thread: CallingThread) -> CallWaiters? {
-        guard isInFlight, let callThread = self.thread, !callThread.isSame(as: thread) else { return nil }
+        guard isInFlight, !self.thread.isSame(as: thread) else { return nil }
         let waiters = self.waiters ?? CallWaiters()
         waiters.count += 1
         self.waiters = waiters
@@ -48,7 +48,6 @@ struct AssertionCall {
     /// Marks the assertion ended; returns the waiters to wake (after unlocking).
     mutating func finish() -> CallWaiters? {
         phase = .ended
-        thread = nil
         defer { waiters = nil }
         return waiters
     }

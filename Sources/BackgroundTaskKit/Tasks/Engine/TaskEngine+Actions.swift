@@ -30,7 +30,7 @@ extension TaskEngine {
     }
 
     /// Calls the backend's begin for `holder` and acts on what it returns.
-    private func beginOnBackend(_ holder: AssertionHolder, hooks: BackgroundTaskBackendHooks) {
+    func beginOnBackend(_ holder: AssertionHolder, hooks: BackgroundTaskBackendHooks) {
         let handler: @MainActor @Sendable () -> Void = { [holder] in holder.engine.handlerCalled(for: holder) }
         let identifier: BackgroundTaskIdentifier?
         if let callSiteAware = hooks.callSiteAware {
@@ -60,8 +60,8 @@ extension TaskEngine {
     ) -> EngineAction {
         guard let identifier else {
             let waiters = record.call.finish()
-            if case .running = record.status {
-                record.status = .notGranted(.notGranted)
+            if record.status == .running {
+                record.status = .notGranted
                 dropped.add(record.cleanup)
                 record.cleanup = nil
                 ledger?.noteFinished(record, as: .notGranted)
@@ -70,13 +70,12 @@ extension TaskEngine {
             return waiters.map { .wake($0, count: $0.count) } ?? .none
         }
         record.call.identifier = identifier
-        guard !record.call.claimed, case .running = record.status else {
+        guard !record.call.claimed, record.status == .running else {
             // Expired before the identifier was known, or ended meanwhile: end it now, once.
             record.call.phase = .ending
             return .end(record, identifier, bySafetyNet: !record.call.claimed && record.call.endedBySafetyNet)
         }
         record.call.phase = .held
-        record.call.thread = nil
         ledger?.noteGranted(record)
         return .none
     }

@@ -23,7 +23,7 @@ extension TaskEngine {
                 return renewIfOld(now: now)
             case .beginning:
                 shared.pendingUsers.append(record)
-                guard let beginThread = shared.call.thread, !beginThread.isSame(as: thread) else { return .none }
+                guard !shared.call.thread.isSame(as: thread) else { return .none }
                 let waiters = shared.beginWaiters ?? CallWaiters()
                 waiters.count += 1
                 shared.beginWaiters = waiters
@@ -53,7 +53,7 @@ extension TaskEngine {
     func awaitSharedBegin(_ record: TaskRecord, _ assertion: SharedAssertion, _ waiters: CallWaiters) {
         if waiters.wait(timeout: options.inFlightBeginTimeout) { return }
         let action = withLock { () -> EngineAction in
-            guard assertion.call.phase == .beginning, case .running = record.status,
+            guard assertion.call.phase == .beginning, record.status == .running,
                 let index = assertion.pendingUsers.firstIndex(where: { $0 === record })
             else { return .none }
             assertion.pendingUsers.remove(at: index)
@@ -86,8 +86,8 @@ extension TaskEngine {
             if let waiters = assertion.call.finish() { actions.append(.wake(waiters, count: waiters.count)) }
             if shared === assertion { shared = nil }
             for record in users {
-                guard case .running = record.status else { continue }
-                record.status = .notGranted(.notGranted)
+                guard record.status == .running else { continue }
+                record.status = .notGranted
                 dropped.add(record.cleanup)
                 record.cleanup = nil
                 sharedUsers -= 1
@@ -97,7 +97,6 @@ extension TaskEngine {
         }
         assertion.call.identifier = identifier
         assertion.call.phase = .held
-        assertion.call.thread = nil
         if assertion.call.claimed {
             // An expiry covered it while it was being begun; its tasks have expired already.
             actions.append(retire(assertion))
@@ -114,7 +113,7 @@ extension TaskEngine {
             return .many(actions)
         }
         for record in users {
-            if case .running = record.status { ledger?.noteGranted(record) }
+            if record.status == .running { ledger?.noteGranted(record) }
         }
         if sharedUsers == 0 || (options.holdsOnlyInBackground && inBackground == false) {
             actions.append(retire(assertion))  // every user ended while it was being begun

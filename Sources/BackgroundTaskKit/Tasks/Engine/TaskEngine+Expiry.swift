@@ -89,7 +89,7 @@ extension TaskEngine {
 
     /// Under the lock: a running task expires; its cleanup goes into the plan.
     private func expireTask(_ record: TaskRecord, into plan: inout ExpiryPlan) {
-        guard case .running = record.status else { return }
+        guard record.status == .running else { return }
         record.status = .expired
         plan.tasks.append(record)
         plan.cleanups.append(record.cleanup)

@@ -1,37 +1,45 @@
 import Foundation
 
 extension TaskEngine {
-    /// Begins a task through `backend`; its status says whether it runs.
+    /// Begins a task through `backend`; its status says whether it runs. Returns the refusal of a
+    /// manager's cap or time guard, if any.
     func begin(
         name: String?,
         callSite: BackgroundTaskCallSite,
         cleanup: ExpirationCleanup?,
         backend: any BackgroundTaskBackend
-    ) -> TaskRecord {
+    ) -> (record: TaskRecord, refusal: BackgroundTaskError?) {
         let hooks = self.backend == nil ? backend.engineHooks : self.hooks
         let clock = self.backend == nil ? (hooks.clock ?? .system) : self.clock
         let now = clock.now()
         let record = TaskRecord(
             engine: self, backend: backend, number: 0, name: Self.normalize(name), callSite: callSite, beganAt: now)
         record.cleanup = cleanup
+        guard let ledger else {
+            // A standalone task: nothing else can see the record before the backend has its handler,
+            // so it needs no lock until then.
+            record.call.phase = .beginning
+            beginOnBackend(record, hooks: hooks)
+            return (record, nil)
+        }
         let remaining = options.minimumTimeRemaining == nil ? nil : backend.backgroundTimeRemaining
         let thread = CallingThread.current
-        var dropped = DroppedCleanups()
+        var dropped: ExpirationCleanup?
+        var refusal: BackgroundTaskError?
         let action = withLock(at: now) { () -> EngineAction in
-            if let ledger {
-                ledger.checkStale()
-                record.number = nextNumber
-                nextNumber += 1
-                ledger.noteBegin(record)
-                if let refusal = refusal(remaining: remaining, running: ledger.runningCount) {
-                    record.status = .notGranted(refusal)
-                    dropped.add(record.cleanup)
-                    record.cleanup = nil
-                    ledger.noteRefused(record, error: refusal)
-                    return .none
-                }
-                ledger.noteRunning(record)
+            ledger.checkStale()
+            record.number = nextNumber
+            nextNumber += 1
+            ledger.noteBegin(record)
+            refusal = self.refusal(remaining: remaining, running: ledger.runningCount)
+            if let refusal {
+                record.status = .notGranted
+                dropped = record.cleanup
+                record.cleanup = nil
+                ledger.noteRefused(record, error: refusal)
+                return .none
             }
+            ledger.noteRunning(record)
             if options.coalescing { return join(record, thread: thread, now: now) }
             record.call.phase = .beginning
             record.call.thread = thread
@@ -39,11 +47,11 @@ extension TaskEngine {
         }
         withExtendedLifetime(dropped) {}
         perform(action, hooks: hooks)
-        if clock.isVirtual, let age = ledger?.staleTaskAge {
+        if clock.isVirtual, let age = ledger.staleTaskAge {
             // On the simulator's clock, check when this task turns stale, as the simulator warns then.
             clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
         }
-        return record
+        return (record, refusal)
     }
 
     private func refusal(remaining: TimeInterval?, running: Int) -> BackgroundTaskError? {
@@ -60,26 +68,42 @@ extension TaskEngine {
     @discardableResult
     func end(_ record: TaskRecord, bySafetyNet: Bool = false) -> Bool {
         let now = ledger == nil ? nil : clock.now()
-        var dropped = DroppedCleanups()
+        var dropped: ExpirationCleanup?
         var wasRunning = false
-        let action = withLock(at: now) { () -> EngineAction in
+        var ending: BackgroundTaskIdentifier?
+        var action = EngineAction.none
+        withLock(at: now) {
             ledger?.checkStale()
-            guard case .running = record.status else { return .none }
+            guard record.status == .running else { return }
             wasRunning = true
             record.status = .ended
-            dropped.add(record.cleanup)
+            dropped = record.cleanup
             record.cleanup = nil
             if record.isCoalesced {
                 ledger?.noteFinished(record, as: bySafetyNet ? .endedBySafetyNet : .ended)
-                return release(bySafetyNet: bySafetyNet, now: now ?? 0)
+                action = release(bySafetyNet: bySafetyNet, now: now ?? 0)
+                return
             }
-            let action = endCall(of: record, bySafetyNet: bySafetyNet)
+            switch record.call.phase {
+            case .held:
+                record.call.phase = .ending
+                record.call.thread = .current
+                ending = record.call.identifier
+            case .beginning:
+                record.call.endedBySafetyNet = bySafetyNet  // the begin ends it as soon as it returns
+            case .none, .ending, .ended:
+                break
+            }
             ledger?.noteFinished(
                 record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight)
-            return action
         }
         withExtendedLifetime(dropped) {}
-        perform(action)
+        if let ending {
+            endOnBackend(record, ending, bySafetyNet: bySafetyNet)
+        } else if case .none = action {
+        } else {
+            perform(action)
+        }
         return wasRunning
     }
 
@@ -94,7 +118,7 @@ extension TaskEngine {
             while let current = entry {
                 entry = current.next
                 let record = unsafeDowncast(current, to: TaskRecord.self)
-                guard case .running = record.status else { continue }
+                guard record.status == .running else { continue }
                 record.status = .ended
                 dropped.add(record.cleanup)
                 record.cleanup = nil
@@ -134,7 +158,7 @@ extension TaskEngine {
 
     /// Where the task stands.
     func status(of record: TaskRecord) -> BackgroundTaskState {
-        lock.withLock { record.status }
+        lock.withLock { record.status }.state
     }
 
     /// Seconds since the task began, on its backend's clock.

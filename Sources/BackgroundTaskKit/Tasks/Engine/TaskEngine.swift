@@ -85,26 +85,26 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// A manager's diagnostics; its list holds every running task, and per-task assertions still
     /// being begun or ended, in begin order.
     let ledger: TaskLedger?
-    var nextNumber: UInt64 = 1
+    @exclusivity(unchecked) var nextNumber: UInt64 = 1
     /// Coalescing: the assertion tasks use (or will, once granted); `nil` when there is none.
-    var shared: SharedAssertion?
+    @exclusivity(unchecked) var shared: SharedAssertion?
     /// Coalescing: a fresh assertion being begun to take over from ``shared``.
-    var renewal: SharedAssertion?
+    @exclusivity(unchecked) var renewal: SharedAssertion?
     /// Coalescing: older shared assertions whose end is in flight.
-    var retiring: [SharedAssertion] = []
+    @exclusivity(unchecked) var retiring: [SharedAssertion] = []
     /// Coalescing: running tasks using the shared assertion.
-    var sharedUsers = 0
+    @exclusivity(unchecked) var sharedUsers = 0
     /// Coalescing: a linger timer is pending.
-    var lingerTimerPending = false
+    @exclusivity(unchecked) var lingerTimerPending = false
     /// Coalescing: a renewal timer is pending.
-    var renewalTimerPending = false
+    @exclusivity(unchecked) var renewalTimerPending = false
     /// Expiries of this engine whose cleanups and ends are running: nothing lingers past them.
-    var expiriesInProgress = 0
+    @exclusivity(unchecked) var expiriesInProgress = 0
     /// Whether the app is in the background, as the backend last reported; `nil` while unknown (taken
     /// as the background: the safe side).
-    var inBackground: Bool?
+    @exclusivity(unchecked) var inBackground: Bool?
     /// The backend's reports of the app's state, while the engine holds assertions only then.
-    var stateObservation: ApplicationStateObservation?
+    @exclusivity(unchecked) var stateObservation: ApplicationStateObservation?
 
     package init(backend: (any BackgroundTaskBackend)?, options: Options) {
         self.backend = backend
@@ -147,7 +147,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
             callSite: BackgroundTaskCallSite(fileID: fileID, line: line, function: function),
             cleanup: cleanup,
             backend: DefaultBackend.resolve(backend)
-        )
+        ).record
     }
 
     /// The hooks of the backend `holder` uses.
@@ -175,7 +175,9 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// Empty or blank names become `nil`; names over ``maximumNameLength`` characters are cut.
     /// No Foundation character sets: the first non-blank scalar ends the scan.
     static func normalize(_ name: String?) -> String? {
-        guard let name, !name.isEmpty else { return nil }
+        guard let name, let first = name.utf8.first else { return nil }
+        // The usual name: starts with a visible ASCII character and is short. No scan at all.
+        if first > 0x20, first < 0x7F, name.utf8.count <= maximumNameLength { return name }
         let isBlank = name.unicodeScalars.allSatisfy { scalar in
             switch scalar.value {
             case 0x20, 0x09...0x0D: true

@@ -13,8 +13,8 @@ class AssertionHolder: LedgerEntry, @unchecked Sendable {  // mutable state only
     let engine: TaskEngine
     /// The backend its assertion is begun and ended through.
     let backend: any BackgroundTaskBackend
-    /// Its calls to the backend.
-    var call = AssertionCall()
+    /// Its calls to the backend. (Exclusivity is the engine lock's job: no run-time check.)
+    @exclusivity(unchecked) var call = AssertionCall()
 
     init(
         engine: TaskEngine,
@@ -33,22 +33,38 @@ class AssertionHolder: LedgerEntry, @unchecked Sendable {  // mutable state only
 /// One logical task: what every face holds. In per-task mode it also holds its own assertion; in
 /// coalescing mode it shares its manager's.
 final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
-    var status = BackgroundTaskState.running
+    @exclusivity(unchecked) var status = TaskStatus.running
     /// The user's cleanup, until the task finishes.
-    var cleanup: ExpirationCleanup?
+    @exclusivity(unchecked) var cleanup: ExpirationCleanup?
     /// It uses its manager's shared assertion instead of one of its own.
-    var isCoalesced = false
+    @exclusivity(unchecked) var isCoalesced = false
+}
+
+/// Where a task stands, in one byte; ``state`` is the public form.
+enum TaskStatus: UInt8 {
+    case running, ended, expired, notGranted
+
+    /// A task the system refused is `.notGranted(.notGranted)`; a manager's own refusals are thrown
+    /// by `beginTask` and never seen here.
+    var state: BackgroundTaskState {
+        switch self {
+        case .running: .running
+        case .ended: .ended
+        case .expired: .expired
+        case .notGranted: .notGranted(.notGranted)
+        }
+    }
 }
 
 /// A coalescing manager's one system assertion, shared by all its tasks.
 final class SharedAssertion: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
     /// Tasks waiting to learn whether the system grants it (the first, and any that joined while its
     /// begin was in flight).
-    var pendingUsers: [TaskRecord] = []
+    @exclusivity(unchecked) var pendingUsers: [TaskRecord] = []
     /// Woken once the begin has returned and its outcome is known.
-    var beginWaiters: CallWaiters?
+    @exclusivity(unchecked) var beginWaiters: CallWaiters?
     /// Since when it has had no users (the linger), or `nil` while used.
-    var idleSince: TimeInterval?
+    @exclusivity(unchecked) var idleSince: TimeInterval?
     /// Its age was reported stale.
-    var staleReported = false
+    @exclusivity(unchecked) var staleReported = false
 }
