@@ -3,8 +3,8 @@ import Foundation
 
 /// Where engines and diagnosing backends read the time and schedule timers.
 package struct BackendClock: Sendable {
-    /// The time, in seconds.
-    package let now: @Sendable () -> TimeInterval
+    /// Reads the time; `nil`: the system's monotonic clock, read directly.
+    private let read: (@Sendable () -> TimeInterval)?
     /// Runs the work after a delay in seconds.
     package let schedule: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void
     /// The backend's own clock (the simulator's virtual time): timers on it cost no thread and fire
@@ -16,14 +16,50 @@ package struct BackendClock: Sendable {
         schedule: @escaping @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void,
         isVirtual: Bool
     ) {
-        self.now = now
+        self.read = now
         self.schedule = schedule
         self.isVirtual = isVirtual
     }
 
-    /// The system's uptime and a global dispatch queue.
+    private init(
+        schedule: @escaping @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void,
+        isVirtual: Bool
+    ) {
+        self.read = nil
+        self.schedule = schedule
+        self.isVirtual = isVirtual
+    }
+
+    /// The time, in seconds.
+    @inline(__always)
+    package func now() -> TimeInterval {
+        if let read { return read() }
+        return Self.monotonicNow()
+    }
+
+    /// This clock with its time read by `now` instead.
+    package func reading(_ now: @escaping @Sendable () -> TimeInterval) -> BackendClock {
+        BackendClock(now: now, schedule: schedule, isVirtual: isVirtual)
+    }
+
+    /// This clock with its timers run by `schedule` instead.
+    package func scheduling(
+        _ schedule: @escaping @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void
+    ) -> BackendClock {
+        BackendClock(now: { self.now() }, schedule: schedule, isVirtual: isVirtual)
+    }
+
+    /// Seconds on the system's monotonic clock (`CLOCK_MONOTONIC`, the same call on Linux and on
+    /// every Apple platform), without going through `ProcessInfo`.
+    @inline(__always)
+    static func monotonicNow() -> TimeInterval {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000
+    }
+
+    /// The system's monotonic clock and a global dispatch queue.
     package static let system = BackendClock(
-        now: { ProcessInfo.processInfo.systemUptime },
         schedule: { delay, work in
             let delay = delay.isFinite ? min(max(delay, 0), 86_400) : 0
             DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: work)

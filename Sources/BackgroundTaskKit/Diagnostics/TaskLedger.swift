@@ -17,12 +17,13 @@ final class TaskLedger {
         case endedBySafetyNet
         case notGranted
 
-        var counter: WritableKeyPath<CallSiteStatistics, Int> {
+        /// Counts one more ending of this kind (a switch, not a key path: no key path is built per end).
+        func count(in statistics: inout CallSiteStatistics) {
             switch self {
-            case .ended: \.ended
-            case .expired: \.expired
-            case .endedBySafetyNet: \.endedBySafetyNet
-            case .notGranted: \.notGranted
+            case .ended: statistics.ended += 1
+            case .expired: statistics.expired += 1
+            case .endedBySafetyNet: statistics.endedBySafetyNet += 1
+            case .notGranted: statistics.notGranted += 1
             }
         }
     }
@@ -47,9 +48,12 @@ final class TaskLedger {
     @exclusivity(unchecked) private(set) var runningCount = 0
     /// The list of entries, in begin order: running tasks, and those the owner keeps a little longer.
     @exclusivity(unchecked) private(set) var head: LedgerEntry?
-    @exclusivity(unchecked) private var tail: LedgerEntry?
+    /// Owned through the chain from `head`: no reference count traffic of its own.
+    @exclusivity(unchecked) private unowned(unsafe) var tail: LedgerEntry?
     /// The last entry the stale check has passed; `nil`: start at the head.
-    @exclusivity(unchecked) private var staleCursor: LedgerEntry?
+    @exclusivity(unchecked) private unowned(unsafe) var staleCursor: LedgerEntry?
+    /// Before this clock time no running task can be stale: the stale check returns at once.
+    @exclusivity(unchecked) private var nextStaleCheck = -TimeInterval.infinity
     /// The owner (a manager's engine or a diagnosing backend), for the events' task IDs.
     @exclusivity(unchecked) var source: ObjectIdentifier?
     /// The clock's time of the current operation; the owner sets it before each operation.
@@ -136,7 +140,7 @@ final class TaskLedger {
         entry.isRunning = false
         runningCount -= 1
         if entry.isGranted { grantedCount -= 1 }
-        statistics[entry.statisticsIndex][keyPath: ending.counter] += 1
+        ending.count(in: &statistics[entry.statisticsIndex])
         statistics[entry.statisticsIndex].outstanding -= 1
         if announce { emit(Self.event(for: ending), for: entry) }
         if runningCount < limitThreshold { limitApproachReported = false }
@@ -155,12 +159,16 @@ final class TaskLedger {
     /// Reports, once each, running tasks older than the stale age, oldest first. Amortized constant
     /// work: the check resumes where it stopped, and begin times grow along the list.
     func checkStale() {
-        guard let staleTaskAge else { return }
+        guard let staleTaskAge, operationTime >= nextStaleCheck else { return }
         var candidate = staleCursor.map { $0.next } ?? head
         while let entry = candidate {
             if entry.isRunning, !entry.expiryReported {
                 let age = operationTime - entry.beganAt
-                guard age >= staleTaskAge - 1e-9 else { return }  // a timer due at the stale age may round below it
+                guard age >= staleTaskAge - 1e-9 else {  // a timer due at the stale age may round below it
+                    // Later tasks are younger: nothing turns stale before this one does.
+                    nextStaleCheck = entry.beganAt + staleTaskAge - 1e-9
+                    return
+                }
                 emit(.stale(age: age), for: entry)
             }
             staleCursor = entry

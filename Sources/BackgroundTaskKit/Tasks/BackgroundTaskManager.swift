@@ -150,7 +150,6 @@ public final class BackgroundTaskManager: Sendable {
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
         let (record, refusal) = engine.begin(name: name, callSite: callSite, cleanup: onExpiration, backend: backend)
         if let refusal { throw refusal }
-        if case .notGranted(let error) = engine.status(of: record) { throw error }  // the system refused
         return SafeBackgroundTask(record: record)
     }
 

@@ -29,8 +29,10 @@ extension TaskEngine {
         }
     }
 
-    /// Calls the backend's begin for `holder` and acts on what it returns.
-    func beginOnBackend(_ holder: AssertionHolder, hooks: BackgroundTaskBackendHooks) {
+    /// Calls the backend's begin for `holder` and acts on what it returns. Returns the status of the
+    /// task `holder` is, seen right after (`.running` for a shared assertion).
+    @discardableResult
+    func beginOnBackend(_ holder: AssertionHolder, hooks: BackgroundTaskBackendHooks) -> TaskStatus {
         let handler: @MainActor @Sendable () -> Void = { [holder] in holder.engine.handlerCalled(for: holder) }
         let identifier: BackgroundTaskIdentifier?
         if let callSiteAware = hooks.callSiteAware {
@@ -41,15 +43,18 @@ extension TaskEngine {
         }
         let now = ledger == nil ? nil : clock.now()
         var dropped = DroppedCleanups()
+        var status = TaskStatus.running
         let followUp = withLock(at: now) { () -> EngineAction in
             if let shared = holder as? SharedAssertion {
                 return sharedBeginReturned(shared, identifier: identifier, now: now ?? 0, dropped: &dropped)
             }
-            return taskBeginReturned(
-                unsafeDowncast(holder, to: TaskRecord.self), identifier: identifier, dropped: &dropped)
+            let record = unsafeDowncast(holder, to: TaskRecord.self)
+            defer { status = record.status }
+            return taskBeginReturned(record, identifier: identifier, dropped: &dropped)
         }
         withExtendedLifetime(dropped) {}
         perform(followUp)
+        return status
     }
 
     /// Under the lock: a per-task assertion's begin returned.

@@ -221,7 +221,7 @@ extension TaskEngine {
     /// Under the lock: when the shared assertion has reached the renewal age, asks (outside the lock)
     /// whether renewing is worth it.
     func renewIfOld(now: TimeInterval) -> EngineAction {
-        guard let age = options.renewalAge, let shared, renewal == nil, expiriesInProgress == 0,
+        guard let age = options.renewalAge, now >= renewalDue, let shared, renewal == nil, expiriesInProgress == 0,
             shared.call.phase == .held, sharedUsers > 0, now - shared.beganAt >= age
         else { return .none }
         return .considerRenewal(shared)

@@ -46,7 +46,16 @@ extension TaskEngine {
             return .begin(record)
         }
         withExtendedLifetime(dropped) {}
-        perform(action, hooks: hooks)
+        switch action {
+        case .none:
+            break
+        case .begin(let holder) where holder === record:
+            if beginOnBackend(holder, hooks: hooks) == .notGranted { refusal = .notGranted }
+        default:
+            // The shared assertion's begin, or the wait for one in flight: the system may refuse it.
+            perform(action, hooks: hooks)
+            if lock.withLock({ record.status }) == .notGranted { refusal = .notGranted }
+        }
         if clock.isVirtual, let age = ledger.staleTaskAge {
             // On the simulator's clock, check when this task turns stale, as the simulator warns then.
             clock.schedule(age) { [weak self] in self?.checkStaleTasks() }

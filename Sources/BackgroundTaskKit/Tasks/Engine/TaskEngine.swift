@@ -87,7 +87,12 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     let ledger: TaskLedger?
     @exclusivity(unchecked) var nextNumber: UInt64 = 1
     /// Coalescing: the assertion tasks use (or will, once granted); `nil` when there is none.
-    @exclusivity(unchecked) var shared: SharedAssertion?
+    @exclusivity(unchecked) var shared: SharedAssertion? {
+        didSet { renewalDue = shared.map { $0.beganAt + (options.renewalAge ?? .infinity) } ?? .infinity }
+    }
+    /// Coalescing: before this clock time the shared assertion needs no renewal (checked first, so
+    /// that the usual begin and end spend one comparison on it).
+    @exclusivity(unchecked) var renewalDue = TimeInterval.infinity
     /// Coalescing: a fresh assertion being begun to take over from ``shared``.
     @exclusivity(unchecked) var renewal: SharedAssertion?
     /// Coalescing: older shared assertions whose end is in flight.
@@ -111,12 +116,10 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         self.options = options
         let hooks = backend?.engineHooks ?? .none
         self.hooks = hooks
-        let backendClock = hooks.clock ?? .system
-        self.clock = BackendClock(
-            now: options.now ?? backendClock.now,
-            schedule: options.schedule ?? backendClock.schedule,
-            isVirtual: backendClock.isVirtual
-        )
+        var clock = hooks.clock ?? .system
+        if let now = options.now { clock = clock.reading(now) }
+        if let schedule = options.schedule { clock = clock.scheduling(schedule) }
+        self.clock = clock
         self.ledger =
             options.keepsLedger
             ? TaskLedger(limit: options.maximumOutstandingTasks, staleTaskAge: options.staleTaskAge) : nil
