@@ -3,9 +3,9 @@ import Dispatch
 /// One registered observer and the serial queue that delivers to it.
 ///
 /// Events are buffered and delivered in batches: an operation adds its events to the buffer and
-/// schedules a delivery only when none is pending, so a stream of begins and ends costs one queue
-/// hop per batch instead of one per event. Order is kept: one buffer, drained in order, on one
-/// serial queue.
+/// schedules a delivery only when none is pending, a millisecond later, so a stream of begins and
+/// ends costs one queue hop per millisecond instead of one per event. Order is kept: one buffer,
+/// drained in order, on one serial queue. ``waitUntilDelivered()`` delivers at once.
 final class ObserverRegistration: Sendable {
     let observer: any BackgroundTaskObserver
     let queue: DispatchQueue
@@ -29,13 +29,16 @@ final class ObserverRegistration: Sendable {
             return !buffer.deliveryScheduled
         }
         if mustSchedule {
-            queue.async { self.deliver() }
+            queue.asyncAfter(deadline: .now() + Self.batchingDelay) { self.deliver() }
         }
     }
 
+    /// How long a delivery waits for more events to join its batch.
+    static let batchingDelay = DispatchTimeInterval.milliseconds(1)
+
     /// Waits until every event enqueued so far has been delivered.
     func waitUntilDelivered() {
-        queue.sync {}
+        queue.sync { deliver() }
     }
 
     /// Delivers batches until the buffer stays empty; runs on `queue`.

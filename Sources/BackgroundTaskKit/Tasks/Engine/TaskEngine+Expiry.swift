@@ -20,9 +20,7 @@ extension TaskEngine {
         if plan.started {
             ExpiriesInProgress.enter()
             runCleanupsOnMainActor(plan, clock: clock(for: holder))
-            for (assertion, identifier) in plan.ends {
-                endOnBackend(assertion, identifier, bySafetyNet: false)
-            }
+            endAllOnBackend(plan.ends)
         }
         for (waiters, timeout) in plan.waits {
             _ = waiters.wait(timeout: timeout)
@@ -31,6 +29,31 @@ extension TaskEngine {
             withLock { expiriesInProgress -= 1 }
             ExpiriesInProgress.leave()
         }
+    }
+
+    /// Ends the assertions an expiry claimed, then marks them all ended in one lock round trip and
+    /// wakes the handlers waiting for them.
+    private func endAllOnBackend(_ ends: [(AssertionHolder, BackgroundTaskIdentifier)]) {
+        guard ends.count > 1 else {
+            if let (assertion, identifier) = ends.first { endOnBackend(assertion, identifier, bySafetyNet: false) }
+            return
+        }
+        for (assertion, identifier) in ends {
+            if let callSiteAware = hooks(for: assertion).callSiteAware {
+                callSiteAware.endBackgroundTask(identifier, bySafetyNet: false)
+            } else {
+                assertion.backend.endBackgroundTask(identifier)
+            }
+        }
+        var wakes: [(CallWaiters, Int)] = []
+        lock.withLock {
+            for (assertion, _) in ends {
+                if let waiters = assertion.call.finish() { wakes.append((waiters, waiters.count)) }
+                if !assertion.isRunning { ledger?.unlink(assertion) }
+            }
+            if !retiring.isEmpty { retiring.removeAll { retired in ends.contains { $0.0 === retired } } }
+        }
+        for (waiters, count) in wakes { waiters.wake(count) }
     }
 
     /// Under the lock: claims the assertions this handler covers and expires their tasks.
