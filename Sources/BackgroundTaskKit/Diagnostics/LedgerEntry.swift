@@ -15,6 +15,10 @@ class LedgerEntry: @unchecked Sendable {  // mutable state only under the owner'
     let beganAt: TimeInterval
     /// Index of its call site in the ledger's statistics; `-1` until the ledger has seen it.
     @exclusivity(unchecked) var statisticsIndex = -1
+    /// The list links. `previous` is unowned: the list owns its entries through `next` and the head.
+    @exclusivity(unchecked) var next: LedgerEntry?
+    @exclusivity(unchecked) unowned(unsafe) var previous: LedgerEntry?
+    // The flags last, so that subclasses pack their own small fields after them.
     /// Counted among the running tasks.
     @exclusivity(unchecked) var isRunning = false
     /// Its assertion was granted: it counts toward the high-water mark.
@@ -24,9 +28,6 @@ class LedgerEntry: @unchecked Sendable {  // mutable state only under the owner'
     @exclusivity(unchecked) var expiryReported = false
     /// In the ledger's list.
     @exclusivity(unchecked) var isLinked = false
-    /// The list links. `previous` is unowned: the list owns its entries through `next` and the head.
-    @exclusivity(unchecked) var next: LedgerEntry?
-    @exclusivity(unchecked) unowned(unsafe) var previous: LedgerEntry?
 
     init(number: UInt64, name: String?, callSite: BackgroundTaskCallSite, beganAt: TimeInterval) {
         self.number = number

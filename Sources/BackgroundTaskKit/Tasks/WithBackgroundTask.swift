@@ -88,21 +88,17 @@ public func withBackgroundTask<Result, Failure: Error>(
     function: String = #function,
     _ body: () async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
-    let cancellation = BodyCancellation()
-    withUnsafeCurrentTask { cancellation.attach($0) }
-    let record = TaskEngine.beginStandalone(
-        name,
-        backend: backend,
-        fileID: fileID,
-        line: line,
-        function: function
-    ) {
-        cancellation.cancel()
-        onExpiration?()
+    let record = withUnsafeCurrentTask { task in
+        TaskEngine.beginStandalone(
+            name,
+            backend: backend,
+            fileID: fileID,
+            line: line,
+            function: function,
+            cleanup: onExpiration,
+            cancelling: task
+        )
     }
-    defer {
-        cancellation.detach()
-        record.engine.end(record)
-    }
+    defer { record.engine.endAfterBody(record) }
     return try await body()
 }

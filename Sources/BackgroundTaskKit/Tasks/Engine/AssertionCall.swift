@@ -19,18 +19,20 @@ struct AssertionCall {
         case ended
     }
 
-    var phase = Phase.none
+    // Stored in this order (words first, bytes last) so that a task record stays small.
+
     /// Valid while ``Phase/held`` or ``Phase/ending``.
     var identifier = BackgroundTaskIdentifier(rawValue: 0)
     /// The thread making the call in flight (meaningless otherwise).
     var thread = CallingThread.current
+    /// Expiration handlers waiting for it to be ended.
+    var waiters: CallWaiters?
+    var phase = Phase.none
     /// An expiry has claimed the assertion: it is ended as soon as its identifier is known, by
     /// whoever learns it, and nothing else may end it.
     var claimed = false
     /// The end in flight, when it comes, is the deinit safety net's.
     var endedBySafetyNet = false
-    /// Expiration handlers waiting for it to be ended.
-    var waiters: CallWaiters?
 
     /// Whether a backend call for it is running now.
     var isInFlight: Bool { phase == .beginning || phase == .ending }
@@ -62,6 +64,11 @@ final class CallWaiters: @unchecked Sendable {  // `count` is guarded by the eng
     /// Wakes every waiter; call after unlocking, with the count read under the lock.
     func wake(_ count: Int) {
         for _ in 0..<count { semaphore.signal() }
+    }
+
+    /// Waits until woken.
+    func wait() {
+        semaphore.wait()
     }
 
     /// Waits at most `timeout` seconds; `true` when woken.

@@ -42,6 +42,8 @@ struct ExpiryPlan {
     /// Tasks whose cleanups run, in begin order.
     var tasks: [TaskRecord] = []
     var cleanups: [ExpirationCleanup?] = []
+    /// Async bodies to cancel, before the cleanups run.
+    var cancels: [(BodyTask, UnsafeCurrentTask)] = []
     /// Whether observers want the handler entered/exited events.
     var observed = false
     /// Assertions to end.

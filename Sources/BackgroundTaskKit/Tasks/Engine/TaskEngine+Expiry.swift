@@ -19,6 +19,7 @@ extension TaskEngine {
         withExtendedLifetime(dropped) {}
         if plan.started {
             ExpiriesInProgress.enter()
+            cancelBodies(plan.cancels)
             runCleanupsOnMainActor(plan, clock: clock(for: holder))
             endAllOnBackend(plan.ends)
         }
@@ -29,6 +30,24 @@ extension TaskEngine {
             withLock { expiriesInProgress -= 1 }
             ExpiriesInProgress.leave()
         }
+    }
+
+    /// Cancels the async bodies of expiring tasks (outside the lock: cancelling runs the task's
+    /// cancellation handlers), then lets their ends go on.
+    private func cancelBodies(_ cancels: [(BodyTask, UnsafeCurrentTask)]) {
+        guard !cancels.isEmpty else { return }
+        for (_, task) in cancels { task.cancel() }
+        var wakes: [(CallWaiters, Int)] = []
+        lock.withLock {
+            for (body, _) in cancels {
+                body.cancelling = false
+                if let waiters = body.waiters {
+                    wakes.append((waiters, waiters.count))
+                    body.waiters = nil
+                }
+            }
+        }
+        for (waiters, count) in wakes { waiters.wake(count) }
     }
 
     /// Ends the assertions an expiry claimed, then marks them all ended in one lock round trip and
@@ -114,6 +133,11 @@ extension TaskEngine {
     private func expireTask(_ record: TaskRecord, into plan: inout ExpiryPlan) {
         guard record.status == .running else { return }
         record.status = .expired
+        if let body = record.body, let task = body.task {
+            body.task = nil
+            body.cancelling = true
+            plan.cancels.append((body, task))
+        }
         plan.tasks.append(record)
         plan.cleanups.append(record.cleanup)
         record.cleanup = nil

@@ -4,10 +4,11 @@ extension TaskEngine {
     /// Begins a task through `backend`; its status says whether it runs. Returns the refusal of a
     /// manager's cap or time guard, if any.
     func begin(
-        name: String?,
-        callSite: BackgroundTaskCallSite,
-        cleanup: ExpirationCleanup?,
-        backend: any BackgroundTaskBackend
+        name: consuming String?,
+        callSite: consuming BackgroundTaskCallSite,
+        cleanup: consuming ExpirationCleanup?,
+        backend: consuming any BackgroundTaskBackend,
+        body: consuming BodyTask? = nil
     ) -> (record: TaskRecord, refusal: BackgroundTaskError?) {
         let hooks = self.backend == nil ? backend.engineHooks : self.hooks
         let clock = self.backend == nil ? (hooks.clock ?? .system) : self.clock
@@ -15,6 +16,7 @@ extension TaskEngine {
         let record = TaskRecord(
             engine: self, backend: backend, number: 0, name: Self.normalize(name), callSite: callSite, beganAt: now)
         record.cleanup = cleanup
+        record.body = body
         guard let ledger else {
             // A standalone task: nothing else can see the record before the backend has its handler,
             // so it needs no lock until then.
@@ -22,7 +24,7 @@ extension TaskEngine {
             beginOnBackend(record, hooks: hooks)
             return (record, nil)
         }
-        let remaining = options.minimumTimeRemaining == nil ? nil : backend.backgroundTimeRemaining
+        let remaining = options.minimumTimeRemaining == nil ? nil : record.backend.backgroundTimeRemaining
         let thread = CallingThread.current
         var dropped: ExpirationCleanup?
         var refusal: BackgroundTaskError?
@@ -114,6 +116,22 @@ extension TaskEngine {
             perform(action)
         }
         return wasRunning
+    }
+
+    /// The async `withBackgroundTask` body returned: detaches its task (waiting for a cancel in
+    /// progress, so that the task is alive whenever it is cancelled), then ends the task.
+    func endAfterBody(_ record: TaskRecord) {
+        let waiters = lock.withLock { () -> CallWaiters? in
+            guard let body = record.body else { return nil }
+            body.task = nil
+            guard body.cancelling else { return nil }
+            let waiters = body.waiters ?? CallWaiters()
+            waiters.count += 1
+            body.waiters = waiters
+            return waiters
+        }
+        waiters?.wait()
+        end(record)
     }
 
     /// Ends every running task and assertion, without running cleanups.

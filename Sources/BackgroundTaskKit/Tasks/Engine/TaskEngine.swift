@@ -153,6 +153,26 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         ).record
     }
 
+    /// Begins one task on the standalone engine for an async `withBackgroundTask` body, whose task
+    /// an expiry cancels.
+    static func beginStandalone(
+        _ name: String?,
+        backend: (any BackgroundTaskBackend)?,
+        fileID: String,
+        line: Int,
+        function: String,
+        cleanup: ExpirationCleanup?,
+        cancelling bodyTask: UnsafeCurrentTask?
+    ) -> TaskRecord {
+        standalone.begin(
+            name: name,
+            callSite: BackgroundTaskCallSite(fileID: fileID, line: line, function: function),
+            cleanup: cleanup,
+            backend: DefaultBackend.resolve(backend),
+            body: bodyTask.map(BodyTask.init)
+        ).record
+    }
+
     /// The hooks of the backend `holder` uses.
     func hooks(for holder: AssertionHolder) -> BackgroundTaskBackendHooks {
         backend == nil ? holder.backend.engineHooks : hooks

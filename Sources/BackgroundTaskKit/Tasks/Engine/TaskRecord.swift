@@ -33,11 +33,32 @@ class AssertionHolder: LedgerEntry, @unchecked Sendable {  // mutable state only
 /// One logical task: what every face holds. In per-task mode it also holds its own assertion; in
 /// coalescing mode it shares its manager's.
 final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
-    @exclusivity(unchecked) var status = TaskStatus.running
     /// The user's cleanup, until the task finishes.
     @exclusivity(unchecked) var cleanup: ExpirationCleanup?
+    @exclusivity(unchecked) var status = TaskStatus.running
     /// It uses its manager's shared assertion instead of one of its own.
     @exclusivity(unchecked) var isCoalesced = false
+    /// The async `withBackgroundTask` body to cancel on expiry; `nil` for every other face.
+    @exclusivity(unchecked) var body: BodyTask?
+}
+
+/// The task running an async `withBackgroundTask` body, which an expiry cancels.
+///
+/// Swift offers no handle to cancel a task from elsewhere but `UnsafeCurrentTask`, which must not be
+/// used once the task may be gone. So it is used only while attached: the body's end detaches it,
+/// waiting for a cancel already in progress, before the body's task can finish. Guarded by the
+/// engine's lock.
+final class BodyTask: @unchecked Sendable {  // all state under the engine's lock
+    /// The body's task, while it may be cancelled.
+    var task: UnsafeCurrentTask?
+    /// An expiry is cancelling it now (outside the lock).
+    var cancelling = false
+    /// The body's end, waiting for that cancel to finish.
+    var waiters: CallWaiters?
+
+    init(_ task: UnsafeCurrentTask) {
+        self.task = task
+    }
 }
 
 /// Where a task stands, in one byte; ``state`` is the public form.
