@@ -93,6 +93,9 @@ extension TaskEngine {
                 sharedUsers -= 1
                 ledger?.noteFinished(record, as: .notGranted)
             }
+            if isRenewal {  // the system refused a fresh assertion: try again a little later
+                actions.append(scheduleRenewalCheck(now: now, retryingIn: options.lingerMinimumTimeRemaining))
+            }
             return .many(actions)
         }
         assertion.call.identifier = identifier
@@ -221,8 +224,10 @@ extension TaskEngine {
     /// Under the lock: when the shared assertion has reached the renewal age, asks (outside the lock)
     /// whether renewing is worth it.
     func renewIfOld(now: TimeInterval) -> EngineAction {
-        guard let age = options.renewalAge, now >= renewalDue, let shared, renewal == nil, expiriesInProgress == 0,
-            shared.call.phase == .held, sharedUsers > 0, now - shared.beganAt >= age
+        // `renewalDue` is the assertion's begin time plus the renewal age, rounded once: comparing
+        // ages again could round the other way and leave a timer firing at the due time forever.
+        guard options.renewalAge != nil, now + 1e-9 >= renewalDue, let shared, renewal == nil,
+            expiriesInProgress == 0, shared.call.phase == .held, sharedUsers > 0
         else { return .none }
         return .considerRenewal(shared)
     }
@@ -270,8 +275,13 @@ extension TaskEngine {
             renewalTimerPending = false
             checkSharedAssertionAge(now: now)
             let renewing = renewIfOld(now: now)
-            if case .none = renewing, shared?.call.phase == .held, sharedUsers > 0 {
-                return scheduleRenewalCheck(now: now)
+            // Keep one timer armed while a shared assertion is held, used or lingering, and no renewal
+            // is in flight (its grant arms the next one): due when the assertion reaches the renewal
+            // age, or a little later when it is due already but cannot be renewed now.
+            if case .none = renewing, renewal == nil, let shared, shared.call.phase == .held {
+                let wait = renewalDue - now
+                return scheduleRenewalCheck(
+                    now: now, retryingIn: wait > 1e-9 ? wait : options.lingerMinimumTimeRemaining)
             }
             return renewing
         }
