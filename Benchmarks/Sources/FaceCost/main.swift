@@ -7,6 +7,8 @@ import Foundation
 //                             outstanding, and nothing else: what instructions.sh counts with callgrind.
 //   FaceCost all <count>      every face and peer, then every scenario once, small: a quick report and
 //                             the CI smoke test (it fails only by crashing).
+// With FACECOST_DIAGNOSTICS=1 in the environment, one face runs over a DiagnosingBackend with one
+// observer (what the diagnostics target compares with off).
 // Faces: raw, hand-written, safe, scoped, with, with-async, manager, manager-separate.
 // Allocations are counted only when ordo-one's malloc interposer is preloaded (instructions.sh does).
 
@@ -52,7 +54,14 @@ func label(_ text: String, _ width: Int) -> String {
 if let face = Face(rawValue: arguments.first!) {
     // One face: the pairs and nothing else; with the interposer, then their allocations and those of
     // 10,000 held tasks. One line of `key=value` fields, which instructions.sh reads.
-    let rig = FaceRig(face)
+    let rig: FaceRig
+    if ProcessInfo.processInfo.environment["FACECOST_DIAGNOSTICS"] == "1" {
+        let diagnostics = DiagnosingBackend(wrapping: UnlimitedBackend())
+        diagnostics.addObserver { _ in }
+        rig = FaceRig(face, backend: diagnostics)
+    } else {
+        rig = FaceRig(face)
+    }
     let time = waiting { await rig.timePairs(count, holding: 10) }
     var line = "\(face.rawValue): pairs=\(count) " + String(format: "ns/pair=%.0f", nanoseconds(time, per: count))
     if let perPair = waiting({ await rig.pairAllocations(count, holding: 10) }),

@@ -9,10 +9,11 @@
 /// Asking a backend for its hooks is a plain protocol call returning one reference, not a dynamic
 /// cast, so the engine can ask on every begin at no cost worth measuring.
 public final class BackgroundTaskBackendHooks: Sendable {
-    /// The backend, when it wants call sites and safety-net ends. Unowned: whoever holds the hooks
-    /// holds the backend too (an engine, a task record), and a strong reference would make a cycle
-    /// in the backends that keep their hooks.
-    package unowned(safe) let callSiteAware: (any CallSiteAwareBackend)?
+    /// The backend, when it wants call sites and safety-net ends. Unowned, and unchecked: whoever
+    /// holds the hooks holds the backend too (an engine, a task record, the backend itself), so the
+    /// backend outlives every use, and a strong reference would make a cycle in the backends that
+    /// keep their hooks.
+    package unowned(unsafe) let callSiteAware: (any CallSiteAwareBackend)?
     /// The backend's own clock (the simulator's virtual time), if it has one.
     package let clock: BackendClock?
 

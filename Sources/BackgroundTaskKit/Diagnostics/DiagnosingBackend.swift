@@ -59,11 +59,12 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     private let wrappedHooks: BackgroundTaskBackendHooks
     private let lock = EngineLock()
     private let ledger: TaskLedger
-    private var nextNumber: UInt64 = 1
+    // Guarded by `lock`, which makes every access exclusive: no run-time exclusivity checks.
+    @exclusivity(unchecked) private var nextNumber: UInt64 = 1
     /// The assertions held, by identifier.
-    private var held: [BackgroundTaskIdentifier: LedgerEntry] = [:]
+    @exclusivity(unchecked) private var held: [BackgroundTaskIdentifier: LedgerEntry] = [:]
     /// Its hooks, made once (set at the end of `init`, read-only after).
-    private var hooks: BackgroundTaskBackendHooks = .none
+    @exclusivity(unchecked) private var hooks: BackgroundTaskBackendHooks = .none
 
     /// Wraps a backend.
     ///

@@ -6,27 +6,30 @@ import Dispatch
 /// schedules a delivery only when none is pending, a millisecond later, so a stream of begins and
 /// ends costs one queue hop per millisecond instead of one per event. Order is kept: one buffer,
 /// drained in order, on one serial queue. ``waitUntilDelivered()`` delivers at once.
-final class ObserverRegistration: Sendable {
+final class ObserverRegistration: @unchecked Sendable {  // the buffer is only touched under `lock`
     let observer: any BackgroundTaskObserver
     let queue: DispatchQueue
-    private let buffer = Locked(Buffer())
-
-    private struct Buffer {
-        var events: [BackgroundTaskEvent] = []
-        var deliveryScheduled = false
-    }
+    private let lock = EngineLock()
+    @exclusivity(unchecked) private var events: [BackgroundTaskEvent] = []
+    @exclusivity(unchecked) private var deliveryScheduled = false
 
     init(_ observer: any BackgroundTaskObserver) {
         self.observer = observer
         self.queue = DispatchQueue(label: "BackgroundTaskKit.observer")
     }
 
-    /// Adds events to the buffer; schedules a delivery if none is pending. Never calls the observer.
-    func enqueue(_ events: [BackgroundTaskEvent]) {
-        let mustSchedule = buffer.withLock { buffer in
-            buffer.events.append(contentsOf: events)
-            defer { buffer.deliveryScheduled = true }
-            return !buffer.deliveryScheduled
+    /// Takes the events (leaving `pending` empty, with capacity when it can); schedules a delivery if
+    /// none is pending. Never calls the observer.
+    func enqueue(taking pending: inout [BackgroundTaskEvent]) {
+        let mustSchedule = lock.withLock { () -> Bool in
+            if events.isEmpty {
+                swap(&events, &pending)  // no copy: the buffer takes the array
+            } else {
+                events.append(contentsOf: pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+            defer { deliveryScheduled = true }
+            return !deliveryScheduled
         }
         if mustSchedule {
             queue.asyncAfter(deadline: .now() + Self.batchingDelay) { self.deliver() }
@@ -44,10 +47,10 @@ final class ObserverRegistration: Sendable {
     /// Delivers batches until the buffer stays empty; runs on `queue`.
     private func deliver() {
         while true {
-            let batch = buffer.withLock { buffer -> [BackgroundTaskEvent] in
-                let batch = buffer.events
-                buffer.events = []
-                if batch.isEmpty { buffer.deliveryScheduled = false }
+            let batch = lock.withLock { () -> [BackgroundTaskEvent] in
+                let batch = events
+                events = []
+                if batch.isEmpty { deliveryScheduled = false }
                 return batch
             }
             if batch.isEmpty { return }

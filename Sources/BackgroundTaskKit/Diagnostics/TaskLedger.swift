@@ -234,8 +234,13 @@ final class TaskLedger {
     /// owner's lock at the end of each operation.
     func flushEvents() {
         guard !pendingEvents.isEmpty else { return }
+        if observers.count == 1 {
+            observers[0].enqueue(taking: &pendingEvents)
+            return
+        }
         for registration in observers {
-            registration.enqueue(pendingEvents)
+            var copy = pendingEvents
+            registration.enqueue(taking: &copy)
         }
         pendingEvents.removeAll(keepingCapacity: true)
     }
