@@ -62,7 +62,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     // Guarded by `lock`, which makes every access exclusive: no run-time exclusivity checks.
     @exclusivity(unchecked) private var nextNumber: UInt64 = 1
     /// The assertions held, by identifier.
-    @exclusivity(unchecked) private var held: [BackgroundTaskIdentifier: LedgerEntry] = [:]
+    @exclusivity(unchecked) private var held = IdentifierTable<LedgerEntry>()
     /// Its hooks, made once (set at the end of `init`, read-only after).
     @exclusivity(unchecked) private var hooks: BackgroundTaskBackendHooks = .none
 
@@ -133,7 +133,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
                 return
             }
             // Nobody can end `identifier` before this begin returns it, so it is recorded in time.
-            held[identifier] = entry
+            held.insert(entry, for: identifier.rawValue)
             // A handler the system ran inside this begin has already reported the expiry: no `began`
             // after it.
             ledger.noteGranted(entry, announce: !entry.expiryReported)
@@ -151,7 +151,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         withLock(at: clock.now()) {
             ledger.checkStale()
             // A foreign or ended identifier: nothing to record.
-            guard let entry = held.removeValue(forKey: identifier) else { return }
+            guard let entry = held.remove(identifier.rawValue) else { return }
             if entry.expiryReported {
                 ledger.noteFinished(entry, as: .expired, announce: false)
             } else {
@@ -241,12 +241,10 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
     }
 
-    /// Runs `body` under the lock at time `now` (when given), then hands its events to the
-    /// observers (enqueueing only).
+    /// Runs `body` under the lock at time `now` (when given; the time of its events).
     private func withLock<Result>(at now: TimeInterval?, _ body: () -> Result) -> Result {
         lock.withLock {
             if let now { ledger.operationTime = now }
-            defer { ledger.flushEvents() }
             return body()
         }
     }

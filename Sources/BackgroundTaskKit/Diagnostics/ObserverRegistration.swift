@@ -18,16 +18,11 @@ final class ObserverRegistration: @unchecked Sendable {  // the buffer is only t
         self.queue = DispatchQueue(label: "BackgroundTaskKit.observer")
     }
 
-    /// Takes the events (leaving `pending` empty, with capacity when it can); schedules a delivery if
-    /// none is pending. Never calls the observer.
-    func enqueue(taking pending: inout [BackgroundTaskEvent]) {
+    /// Adds one event to the buffer; schedules a delivery if none is pending. Never calls the
+    /// observer. Called under the owner's lock, so events keep the order the owner saw.
+    func enqueue(_ event: BackgroundTaskEvent) {
         let mustSchedule = lock.withLock { () -> Bool in
-            if events.isEmpty {
-                swap(&events, &pending)  // no copy: the buffer takes the array
-            } else {
-                events.append(contentsOf: pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+            events.append(event)
             defer { deliveryScheduled = true }
             return !deliveryScheduled
         }

@@ -60,8 +60,6 @@ final class TaskLedger {
     @exclusivity(unchecked) var operationTime: TimeInterval = 0
     /// The observers.
     @exclusivity(unchecked) private(set) var observers: [ObserverRegistration] = []
-    /// Events of the current operation, handed to the observers by ``flushEvents()``.
-    @exclusivity(unchecked) private var pendingEvents: [BackgroundTaskEvent] = []
     /// The running count already reported as approaching the limit, until it falls back below.
     @exclusivity(unchecked) private var limitApproachReported = false
 
@@ -215,34 +213,19 @@ final class TaskLedger {
 
     // MARK: - Events
 
-    /// Queues an event for the observers, if any.
+    /// Hands an event to each observer's buffer, if there are observers: under the owner's lock, so
+    /// observers get events in the order the lock saw the operations; the observers themselves run
+    /// later, on their own queues.
     func emit(_ kind: BackgroundTaskEvent.Kind, number: UInt64, name: String?, callSite: BackgroundTaskCallSite) {
         guard observed else { return }
         let taskID = BackgroundTaskEvent.TaskID(source: source, number: number)
-        pendingEvents.append(
-            BackgroundTaskEvent(kind: kind, taskID: taskID, name: name, callSite: callSite, time: operationTime)
-        )
+        let event = BackgroundTaskEvent(kind: kind, taskID: taskID, name: name, callSite: callSite, time: operationTime)
+        for registration in observers { registration.enqueue(event) }
     }
 
-    /// Queues an event about `entry` for the observers, if any.
+    /// Hands an event about `entry` to the observers, if any.
     func emit(_ kind: BackgroundTaskEvent.Kind, for entry: LedgerEntry) {
         emit(kind, number: entry.number, name: entry.name, callSite: entry.callSite)
-    }
-
-    /// Hands the queued events to each observer. Only enqueues: observers run on their own queues,
-    /// never under the owner's lock, and in the order the lock saw the operations. Call it under the
-    /// owner's lock at the end of each operation.
-    func flushEvents() {
-        guard !pendingEvents.isEmpty else { return }
-        if observers.count == 1 {
-            observers[0].enqueue(taking: &pendingEvents)
-            return
-        }
-        for registration in observers {
-            var copy = pendingEvents
-            registration.enqueue(taking: &copy)
-        }
-        pendingEvents.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Reading

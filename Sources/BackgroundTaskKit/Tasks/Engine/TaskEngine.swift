@@ -183,14 +183,11 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         backend == nil ? (holder.backend.engineHooks.clock ?? .system) : clock
     }
 
-    /// Runs `body` under the lock at time `now` (a manager's ledger time), then hands the events it
-    /// queued to the observers (enqueueing only).
+    /// Runs `body` under the lock at time `now` (a manager's ledger time, the time of its events).
     @inline(__always)
     func withLock<Result>(at now: TimeInterval? = nil, _ body: () -> Result) -> Result {
         lock.withLock {
-            guard let ledger else { return body() }
-            if let now { ledger.operationTime = now }
-            defer { ledger.flushEvents() }
+            if let now, let ledger { ledger.operationTime = now }
             return body()
         }
     }
