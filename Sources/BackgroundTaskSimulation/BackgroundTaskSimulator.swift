@@ -144,7 +144,7 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
 
     /// Tells BackgroundTaskKit's engines the call sites and its virtual clock: task ages and linger
     /// timers on a simulator run in its virtual time.
-    public var engineHooks: BackgroundTaskBackendHooks {
+    public var engineHooks: BackgroundTaskBackendHooks? {
         BackgroundTaskBackendHooks(
             callSiteAware: self,
             clock: BackendClock(

@@ -55,9 +55,9 @@ public protocol BackgroundTaskBackend: Sendable {
     /// a schedule.
     var backgroundTimeRemaining: TimeInterval? { get }
 
-    /// What this backend tells the package's engine beyond these calls; keep the default,
-    /// ``BackgroundTaskBackendHooks/none``, which a protocol extension provides.
-    var engineHooks: BackgroundTaskBackendHooks { get }
+    /// What this backend tells the package's engine beyond these calls; keep the default, `nil`,
+    /// which a protocol extension provides.
+    var engineHooks: BackgroundTaskBackendHooks? { get }
 
     /// Reports whether the app is in the background, or `nil` when this backend cannot tell (the
     /// default, from a protocol extension). A manager that holds its system assertion only in the

@@ -3,8 +3,8 @@
 ///
 /// The package's own backends fill it in: the simulator (so that its termination record names the
 /// lines that leaked, and task ages run in its virtual time) and ``DiagnosingBackend`` (so that its
-/// report is keyed by call site). It is opaque on purpose: your backends keep the default,
-/// ``none``, and lose nothing.
+/// report is keyed by call site). It is opaque on purpose: your backends keep the default, `nil`,
+/// and lose nothing.
 ///
 /// Asking a backend for its hooks is a plain protocol call returning one reference, not a dynamic
 /// cast, so the engine can ask on every begin at no cost worth measuring.
@@ -17,10 +17,6 @@ public final class BackgroundTaskBackendHooks: Sendable {
     /// The backend's own clock (the simulator's virtual time), if it has one.
     package let clock: BackendClock?
 
-    /// No hooks: the engine calls the three requirements of ``BackgroundTaskBackend`` and measures
-    /// time on the system's uptime clock.
-    public static let none = BackgroundTaskBackendHooks(callSiteAware: nil, clock: nil)
-
     package init(callSiteAware: (any CallSiteAwareBackend)?, clock: BackendClock?) {
         self.callSiteAware = callSiteAware
         self.clock = clock
@@ -28,6 +24,7 @@ public final class BackgroundTaskBackendHooks: Sendable {
 }
 
 extension BackgroundTaskBackend {
-    /// No hooks: see ``BackgroundTaskBackendHooks/none``.
-    public var engineHooks: BackgroundTaskBackendHooks { .none }
+    /// `nil`: no hooks. The engine calls the three requirements of ``BackgroundTaskBackend`` and
+    /// measures time on the system's monotonic clock.
+    public var engineHooks: BackgroundTaskBackendHooks? { nil }
 }

@@ -69,6 +69,6 @@ package struct BackendClock: Sendable {
 
     /// The backend's clock if it has one (``BackgroundTaskBackendHooks``), otherwise ``system``.
     package static func of(_ backend: any BackgroundTaskBackend) -> BackendClock {
-        backend.engineHooks.clock ?? .system
+        backend.engineHooks?.clock ?? .system
     }
 }

@@ -56,7 +56,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     public let configuration: Configuration
     /// The wrapped backend's clock: its virtual time on the simulator, the system's uptime otherwise.
     private let clock: BackendClock
-    private let wrappedHooks: BackgroundTaskBackendHooks
+    private let wrappedHooks: BackgroundTaskBackendHooks?
     private let lock = EngineLock()
     private let ledger: TaskLedger
     // Guarded by `lock`, which makes every access exclusive: no run-time exclusivity checks.
@@ -64,7 +64,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// The assertions held, by identifier.
     @exclusivity(unchecked) private var held = IdentifierTable<LedgerEntry>()
     /// Its hooks, made once (set at the end of `init`, read-only after).
-    @exclusivity(unchecked) private var hooks: BackgroundTaskBackendHooks = .none
+    @exclusivity(unchecked) private var hooks: BackgroundTaskBackendHooks?
 
     /// Wraps a backend.
     ///
@@ -76,14 +76,14 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         self.wrapped = backend
         self.configuration = configuration
         self.wrappedHooks = backend.engineHooks
-        self.clock = wrappedHooks.clock ?? .system
+        self.clock = wrappedHooks?.clock ?? .system
         self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
         ledger.source = ObjectIdentifier(self)
-        hooks = BackgroundTaskBackendHooks(callSiteAware: self, clock: wrappedHooks.clock)
+        hooks = BackgroundTaskBackendHooks(callSiteAware: self, clock: wrappedHooks?.clock)
     }
 
     /// Tells the engine the call sites and safety-net ends, and passes the wrapped backend's clock on.
-    public var engineHooks: BackgroundTaskBackendHooks { hooks }
+    public var engineHooks: BackgroundTaskBackendHooks? { hooks }
 
     // MARK: - BackgroundTaskBackend
 
@@ -122,7 +122,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
             { @MainActor @Sendable [self] in self.runExpirationHandler(handler, entry: entry) }
         }
         let identifier =
-            if let callSiteAware = wrappedHooks.callSiteAware, callSite != .unknown {
+            if let callSiteAware = wrappedHooks?.callSiteAware, callSite != .unknown {
                 callSiteAware.beginBackgroundTask(named: name, callSite: callSite, expirationHandler: handler)
             } else {
                 wrapped.beginBackgroundTask(named: name, expirationHandler: handler)
@@ -158,7 +158,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
                 ledger.noteFinished(entry, as: bySafetyNet ? .endedBySafetyNet : .ended)
             }
         }
-        if let callSiteAware = wrappedHooks.callSiteAware {
+        if let callSiteAware = wrappedHooks?.callSiteAware {
             callSiteAware.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
         } else {
             wrapped.endBackgroundTask(identifier)

@@ -2,12 +2,12 @@ import Foundation
 
 /// Performing actions: never under the lock.
 extension TaskEngine {
-    func perform(_ action: EngineAction, hooks: BackgroundTaskBackendHooks? = nil) {
+    func perform(_ action: EngineAction) {
         switch action {
         case .none:
             return
         case .begin(let holder):
-            beginOnBackend(holder, hooks: hooks ?? self.hooks(for: holder))
+            beginOnBackend(holder, hooks: hooks(for: holder))
         case .end(let holder, let identifier, let bySafetyNet):
             endOnBackend(holder, identifier, bySafetyNet: bySafetyNet)
         case .ends(let ends):
@@ -32,10 +32,10 @@ extension TaskEngine {
     /// Calls the backend's begin for `holder` and acts on what it returns. Returns the status of the
     /// task `holder` is, seen right after (`.running` for a shared assertion).
     @discardableResult
-    func beginOnBackend(_ holder: AssertionHolder, hooks: BackgroundTaskBackendHooks) -> TaskStatus {
+    func beginOnBackend(_ holder: AssertionHolder, hooks: BackgroundTaskBackendHooks?) -> TaskStatus {
         let handler: @MainActor @Sendable () -> Void = { [holder] in holder.engine.handlerCalled(for: holder) }
         let identifier: BackgroundTaskIdentifier?
-        if let callSiteAware = hooks.callSiteAware {
+        if let callSiteAware = hooks?.callSiteAware {
             identifier = callSiteAware.beginBackgroundTask(
                 named: holder.name, callSite: holder.callSite, expirationHandler: handler)
         } else {
@@ -87,7 +87,7 @@ extension TaskEngine {
 
     /// Calls the backend's end, then marks the assertion ended and wakes the handlers waiting for it.
     func endOnBackend(_ holder: AssertionHolder, _ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
-        if let callSiteAware = hooks(for: holder).callSiteAware {
+        if let callSiteAware = hooks(for: holder)?.callSiteAware {
             callSiteAware.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
         } else {
             holder.backend.endBackgroundTask(identifier)

@@ -58,7 +58,7 @@ extension TaskEngine {
             return
         }
         for (assertion, identifier) in ends {
-            if let callSiteAware = hooks(for: assertion).callSiteAware {
+            if let callSiteAware = hooks(for: assertion)?.callSiteAware {
                 callSiteAware.endBackgroundTask(identifier, bySafetyNet: false)
             } else {
                 assertion.backend.endBackgroundTask(identifier)

@@ -11,7 +11,7 @@ extension TaskEngine {
         body: consuming BodyTask? = nil
     ) -> (record: TaskRecord, refusal: BackgroundTaskError?) {
         let hooks = self.backend == nil ? backend.engineHooks : self.hooks
-        let clock = self.backend == nil ? (hooks.clock ?? .system) : self.clock
+        let clock = self.backend == nil ? (hooks?.clock ?? .system) : self.clock
         let now = clock.now()
         let record = TaskRecord(
             engine: self, backend: backend, number: 0, name: Self.normalize(name), callSite: callSite, beganAt: now)
@@ -55,7 +55,7 @@ extension TaskEngine {
             if beginOnBackend(holder, hooks: hooks) == .notGranted { refusal = .notGranted }
         default:
             // The shared assertion's begin, or the wait for one in flight: the system may refuse it.
-            perform(action, hooks: hooks)
+            perform(action)
             if lock.withLock({ record.status }) == .notGranted { refusal = .notGranted }
         }
         if clock.isVirtual, let age = ledger.staleTaskAge {

@@ -76,7 +76,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// A manager's backend; `nil` for ``standalone``, whose tasks carry their own.
     let backend: (any BackgroundTaskBackend)?
     /// A manager's backend's hooks, read once.
-    let hooks: BackgroundTaskBackendHooks
+    let hooks: BackgroundTaskBackendHooks?
     /// A manager's clock of ages and timers.
     let clock: BackendClock
 
@@ -114,9 +114,9 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     package init(backend: (any BackgroundTaskBackend)?, options: Options) {
         self.backend = backend
         self.options = options
-        let hooks = backend?.engineHooks ?? .none
+        let hooks = backend?.engineHooks
         self.hooks = hooks
-        var clock = hooks.clock ?? .system
+        var clock = hooks?.clock ?? .system
         if let now = options.now { clock = clock.reading(now) }
         if let schedule = options.schedule { clock = clock.scheduling(schedule) }
         self.clock = clock
@@ -174,13 +174,13 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     }
 
     /// The hooks of the backend `holder` uses.
-    func hooks(for holder: AssertionHolder) -> BackgroundTaskBackendHooks {
+    func hooks(for holder: AssertionHolder) -> BackgroundTaskBackendHooks? {
         backend == nil ? holder.backend.engineHooks : hooks
     }
 
     /// The clock of the backend `holder` uses.
     func clock(for holder: AssertionHolder) -> BackendClock {
-        backend == nil ? (holder.backend.engineHooks.clock ?? .system) : clock
+        backend == nil ? (holder.backend.engineHooks?.clock ?? .system) : clock
     }
 
     /// Runs `body` under the lock at time `now` (a manager's ledger time, the time of its events).
