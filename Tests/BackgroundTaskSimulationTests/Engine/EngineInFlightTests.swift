@@ -104,6 +104,23 @@ struct EngineInFlightTests {
         for task in tasks.value { task.end() }
     }
 
+    // MARK: - A handler for an assertion that is already over
+
+    @Test func theHandlerOfARefusedAssertionExpiresNothingElse() throws {
+        let simulator = BackgroundTaskSimulator()
+        var configuration = BackgroundTaskManager.Configuration()
+        configuration.coalescesAssertions = false
+        let manager = BackgroundTaskManager(backend: simulator, configuration: configuration)
+        let running = try manager.beginTask("Running")
+        simulator.faults = [.notGranted(callingHandler: true)]
+        #expect(throws: BackgroundTaskError.notGranted) { try manager.beginTask("Refused") }  // its handler comes anyway
+        simulator.faults = []
+        simulator.advance(by: 1)  // the refused assertion's handler runs now, in the foreground
+        #expect(running.state == .running)
+        running.end()
+        try simulator.expectNoLeaks()
+    }
+
     // MARK: - Helpers
 
     /// Waits on a background thread, keeping the main actor free for handlers.

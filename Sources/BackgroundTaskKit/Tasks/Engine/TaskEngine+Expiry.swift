@@ -83,6 +83,9 @@ extension TaskEngine {
             claim(holder, ownedBy: true, thread: thread, into: &plan)
             return plan
         }
+        // The handler of an assertion that is already over (ended, or refused and called anyway, as
+        // the system may do) covers nothing: the assertions still held get handlers of their own.
+        guard holder.call.phase != .ended, holder.call.phase != .none else { return plan }
         plan.started = true
         plan.observed = ledger?.observed ?? false
         expiriesInProgress += 1
@@ -92,7 +95,7 @@ extension TaskEngine {
             return plan
         }
         // A manager: the first expiry covers every assertion and every task.
-        for assertion in [shared, renewal].compactMap({ $0 }) + retiring {
+        for assertion in [shared, renewal].compactMap({ $0 }) + retiring where assertion !== holder {
             claim(assertion, ownedBy: false, thread: thread, into: &plan)
         }
         shared = nil
