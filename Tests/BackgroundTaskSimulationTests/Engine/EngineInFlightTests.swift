@@ -113,7 +113,8 @@ struct EngineInFlightTests {
         let manager = BackgroundTaskManager(backend: simulator, configuration: configuration)
         let running = try manager.beginTask("Running")
         simulator.faults = [.notGranted(callingHandler: true)]
-        #expect(throws: BackgroundTaskError.notGranted) { try manager.beginTask("Refused") }  // its handler comes anyway
+        // Refused, and its handler comes anyway:
+        #expect(throws: BackgroundTaskError.notGranted) { try manager.beginTask("Refused") }
         simulator.faults = []
         simulator.advance(by: 1)  // the refused assertion's handler runs now, in the foreground
         #expect(running.state == .running)
