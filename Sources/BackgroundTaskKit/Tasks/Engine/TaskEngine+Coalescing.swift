@@ -32,15 +32,7 @@ extension TaskEngine {
                 break
             }
         }
-        let fresh = SharedAssertion(
-            engine: self,
-            backend: record.backend,
-            number: 0,
-            name: options.sharedAssertionName,
-            callSite: record.callSite,
-            beganAt: now
-        )
-        fresh.call.phase = .beginning
+        let fresh = beginningSharedAssertion(for: record, name: options.sharedAssertionName, now: now)
         fresh.call.thread = thread
         fresh.pendingUsers = [record]
         shared = fresh
@@ -64,6 +56,18 @@ extension TaskEngine {
             return .begin(record)
         }
         perform(action)
+    }
+
+    /// A new shared assertion about to be begun on this thread, named `name`, under the call site
+    /// (and through the backend) of `model`: the task that needs it, or the assertion it renews.
+    private func beginningSharedAssertion(for model: AssertionHolder, name: String?, now: TimeInterval)
+        -> SharedAssertion
+    {
+        let fresh = SharedAssertion(
+            engine: self, backend: model.backend, number: 0, name: name, callSite: model.callSite, beganAt: now)
+        fresh.call.phase = .beginning
+        fresh.call.thread = .current
+        return fresh
     }
 
     /// The shared assertion's (or its renewal's) begin returned `identifier`.
@@ -138,11 +142,7 @@ extension TaskEngine {
                 return retire(shared)
             }
             guard sharedUsers > 0, shared == nil, let first = firstRunningTask() else { return .none }
-            let fresh = SharedAssertion(
-                engine: self, backend: first.backend, number: 0, name: options.sharedAssertionName,
-                callSite: first.callSite, beganAt: now)
-            fresh.call.phase = .beginning
-            fresh.call.thread = .current
+            let fresh = beginningSharedAssertion(for: first, name: options.sharedAssertionName, now: now)
             shared = fresh
             return .begin(fresh)
         }
@@ -249,11 +249,7 @@ extension TaskEngine {
                     return scheduleRenewalCheck(now: now, retryingIn: options.lingerMinimumTimeRemaining)
                 }
             }
-            let fresh = SharedAssertion(
-                engine: self, backend: assertion.backend, number: 0, name: assertion.name,
-                callSite: assertion.callSite, beganAt: now)
-            fresh.call.phase = .beginning
-            fresh.call.thread = .current
+            let fresh = beginningSharedAssertion(for: assertion, name: assertion.name, now: now)
             renewal = fresh
             return .begin(fresh)
         }
