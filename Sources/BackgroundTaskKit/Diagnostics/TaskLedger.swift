@@ -118,7 +118,7 @@ final class TaskLedger {
         entry.isGranted = true
         grantedCount += 1
         highWaterMark = max(highWaterMark, grantedCount)
-        if announce { emit(.began, for: entry) }
+        if announce, observed { emit(.began, for: entry) }
     }
 
     /// The expiry of a running task began while it keeps running: observers hear
@@ -140,7 +140,7 @@ final class TaskLedger {
         if entry.isGranted { grantedCount -= 1 }
         ending.count(in: &statistics[entry.statisticsIndex])
         statistics[entry.statisticsIndex].outstanding -= 1
-        if announce { emit(Self.event(for: ending), for: entry) }
+        if announce, observed { emit(Self.event(for: ending), for: entry) }
         if runningCount < limitThreshold { limitApproachReported = false }
         if unlinking { unlink(entry) }
     }
@@ -156,8 +156,15 @@ final class TaskLedger {
 
     /// Reports, once each, running tasks older than the stale age, oldest first. Amortized constant
     /// work: the check resumes where it stopped, and begin times grow along the list.
+    @inline(__always)
     func checkStale() {
-        guard let staleTaskAge, operationTime >= nextStaleCheck else { return }
+        guard staleTaskAge != nil, operationTime >= nextStaleCheck else { return }
+        walkStale()
+    }
+
+    /// The stale check's walk, from where it stopped.
+    private func walkStale() {
+        guard let staleTaskAge else { return }
         var candidate = staleCursor.map { $0.next } ?? head
         while let entry = candidate {
             if entry.isRunning, !entry.expiryReported {
