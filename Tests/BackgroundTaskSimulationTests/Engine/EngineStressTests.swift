@@ -46,12 +46,7 @@ struct EngineStressTests {
         simulator.enterForeground()
         world.gate.open()
         _ = await world.pacer.grantAndWaitUntilStarted(12)
-        let leftovers = await world.stop()
-        world.expectCleanupsMatch(leftovers)
-        for held in leftovers { held.task.end() }
-        world.coalescing.endAll()
-        world.perTask.endAll()
-        world.inCleanups.endAll()
+        await world.stopAndEndEverything()
         simulator.advance(by: 60)
 
         try simulator.expectEveryAssertionEndedOnce()
@@ -112,12 +107,7 @@ struct EngineStressTests {
             timers.runDue()
             guard await waitUntil("the batch to be taken", { world.pacer.isConsumed }) else { break }
         }
-        let leftovers = await world.stop()
-        world.expectCleanupsMatch(leftovers)
-        for held in leftovers { held.task.end() }
-        world.coalescing.endAll()
-        world.perTask.endAll()
-        world.inCleanups.endAll()
+        await world.stopAndEndEverything()
         for _ in 0..<20 {
             timers.advance(by: 1)
             timers.runDue()

@@ -11,7 +11,7 @@ extension TaskEngine {
         case .end(let holder, let identifier, let bySafetyNet):
             endOnBackend(holder, identifier, bySafetyNet: bySafetyNet)
         case .ends(let ends):
-            for (holder, identifier) in ends { endOnBackend(holder, identifier, bySafetyNet: false) }
+            endOnBackend(ends)
         case .awaitSharedBegin(let record, let assertion, let waiters):
             awaitSharedBegin(record, assertion, waiters)
         case .considerRenewal(let assertion):
@@ -87,17 +87,33 @@ extension TaskEngine {
 
     /// Calls the backend's end, then marks the assertion ended and wakes the handlers waiting for it.
     func endOnBackend(_ holder: AssertionHolder, _ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
+        callBackendEnd(holder, identifier, bySafetyNet: bySafetyNet)
+        let wake = lock.withLock { markEnded(holder) }
+        if let (waiters, count) = wake { waiters.wake(count) }
+    }
+
+    /// Ends several assertions (an expiry's, `endAll()`'s), then marks them all ended in one lock
+    /// round trip and wakes the handlers waiting for them.
+    func endOnBackend(_ ends: [(AssertionHolder, BackgroundTaskIdentifier)]) {
+        for (holder, identifier) in ends { callBackendEnd(holder, identifier, bySafetyNet: false) }
+        let wakes = lock.withLock { ends.compactMap { markEnded($0.0) } }
+        for (waiters, count) in wakes { waiters.wake(count) }
+    }
+
+    /// The backend's end for one assertion, through its hooks when it wants to know the safety net's.
+    private func callBackendEnd(_ holder: AssertionHolder, _ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
         if let callSiteAware = hooks(for: holder)?.callSiteAware {
             callSiteAware.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
         } else {
             holder.backend.endBackgroundTask(identifier)
         }
-        var wake: (CallWaiters, Int)?
-        lock.withLock {
-            if let waiters = holder.call.finish() { wake = (waiters, waiters.count) }
-            if !holder.isRunning { ledger?.unlink(holder) }
-            if !retiring.isEmpty { retiring.removeAll { $0 === holder } }
-        }
-        if let (waiters, count) = wake { waiters.wake(count) }
+    }
+
+    /// Under the lock: `holder`'s end returned. Marks it ended, lets the ledger and the retiring list
+    /// forget it, and returns the waiters to wake after unlocking.
+    private func markEnded(_ holder: AssertionHolder) -> (CallWaiters, Int)? {
+        if !holder.isRunning { ledger?.unlink(holder) }
+        if !retiring.isEmpty { retiring.removeAll { $0 === holder } }
+        return holder.call.finish().map { ($0, $0.count) }
     }
 }

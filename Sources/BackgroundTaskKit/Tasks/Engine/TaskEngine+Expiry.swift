@@ -21,7 +21,7 @@ extension TaskEngine {
             ExpiriesInProgress.enter()
             cancelBodies(plan.cancels)
             runCleanupsOnMainActor(plan, clock: clock(for: holder))
-            endAllOnBackend(plan.ends)
+            endOnBackend(plan.ends)
         }
         for (waiters, timeout) in plan.waits {
             _ = waiters.wait(timeout: timeout)
@@ -46,31 +46,6 @@ extension TaskEngine {
                     body.waiters = nil
                 }
             }
-        }
-        for (waiters, count) in wakes { waiters.wake(count) }
-    }
-
-    /// Ends the assertions an expiry claimed, then marks them all ended in one lock round trip and
-    /// wakes the handlers waiting for them.
-    private func endAllOnBackend(_ ends: [(AssertionHolder, BackgroundTaskIdentifier)]) {
-        guard ends.count > 1 else {
-            if let (assertion, identifier) = ends.first { endOnBackend(assertion, identifier, bySafetyNet: false) }
-            return
-        }
-        for (assertion, identifier) in ends {
-            if let callSiteAware = hooks(for: assertion)?.callSiteAware {
-                callSiteAware.endBackgroundTask(identifier, bySafetyNet: false)
-            } else {
-                assertion.backend.endBackgroundTask(identifier)
-            }
-        }
-        var wakes: [(CallWaiters, Int)] = []
-        lock.withLock {
-            for (assertion, _) in ends {
-                if let waiters = assertion.call.finish() { wakes.append((waiters, waiters.count)) }
-                if !assertion.isRunning { ledger?.unlink(assertion) }
-            }
-            if !retiring.isEmpty { retiring.removeAll { retired in ends.contains { $0.0 === retired } } }
         }
         for (waiters, count) in wakes { waiters.wake(count) }
     }

@@ -95,16 +95,7 @@ extension TaskEngine {
                 action = release(bySafetyNet: bySafetyNet, now: now ?? 0)
                 return
             }
-            switch record.call.phase {
-            case .held:
-                record.call.phase = .ending
-                record.call.thread = .current
-                ending = record.call.identifier
-            case .beginning:
-                record.call.endedBySafetyNet = bySafetyNet  // the begin ends it as soon as it returns
-            case .none, .ending, .ended:
-                break
-            }
+            ending = startEnding(record, bySafetyNet: bySafetyNet)
             ledger?.noteFinished(
                 record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight)
         }
@@ -149,10 +140,8 @@ extension TaskEngine {
                 record.status = .ended
                 dropped.add(record.cleanup)
                 record.cleanup = nil
-                if !record.isCoalesced,
-                    case .end(let holder, let identifier, _) = endCall(of: record, bySafetyNet: false)
-                {
-                    ends.append((holder, identifier))
+                if !record.isCoalesced, let identifier = startEnding(record, bySafetyNet: false) {
+                    ends.append((record, identifier))
                 }
                 ledger.noteFinished(record, as: .ended, unlinking: !record.call.isInFlight)
             }
@@ -168,18 +157,19 @@ extension TaskEngine {
         perform(action)
     }
 
-    /// Under the lock: starts the end of a per-task assertion, or leaves it to its begin in flight.
-    func endCall(of holder: AssertionHolder, bySafetyNet: Bool) -> EngineAction {
+    /// Under the lock: starts the end of a per-task assertion. Returns the identifier to end now, or
+    /// `nil` when there is nothing held to end (a begin in flight ends it as soon as it returns).
+    func startEnding(_ holder: AssertionHolder, bySafetyNet: Bool) -> BackgroundTaskIdentifier? {
         switch holder.call.phase {
         case .held:
             holder.call.phase = .ending
             holder.call.thread = .current
-            return .end(holder, holder.call.identifier, bySafetyNet: bySafetyNet)
+            return holder.call.identifier
         case .beginning:
-            holder.call.endedBySafetyNet = bySafetyNet  // the begin ends it as soon as it returns
-            return .none
+            holder.call.endedBySafetyNet = bySafetyNet
+            return nil
         case .none, .ending, .ended:
-            return .none
+            return nil
         }
     }
 

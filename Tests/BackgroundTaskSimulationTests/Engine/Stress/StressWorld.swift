@@ -179,4 +179,15 @@ final class StressWorld: Sendable {
             task?.end()
         }
     }
+
+    /// Stops the workers, checks the cleanups of the tasks they still hold, then ends those tasks and
+    /// every manager's.
+    @MainActor func stopAndEndEverything() async {
+        let leftovers = await stop()
+        expectCleanupsMatch(leftovers)
+        for held in leftovers { held.task.end() }
+        coalescing.endAll()
+        perTask.endAll()
+        inCleanups.endAll()
+    }
 }
