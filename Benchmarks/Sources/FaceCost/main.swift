@@ -55,14 +55,17 @@ if let face = Face(rawValue: arguments.first!) {
     // One face: the pairs and nothing else; with the interposer, then their allocations and those of
     // 10,000 held tasks. One line of `key=value` fields, which instructions.sh reads.
     let rig: FaceRig
+    var diagnostics: DiagnosingBackend?
     if ProcessInfo.processInfo.environment["FACECOST_DIAGNOSTICS"] == "1" {
-        let diagnostics = DiagnosingBackend(wrapping: UnlimitedBackend())
-        diagnostics.addObserver { _ in }
-        rig = FaceRig(face, backend: diagnostics)
+        diagnostics = DiagnosingBackend(wrapping: UnlimitedBackend())
+        diagnostics?.addObserver { _ in }
+        rig = FaceRig(face, backend: diagnostics!)
     } else {
         rig = FaceRig(face)
     }
     let time = waiting { await rig.timePairs(count, holding: 10) }
+    // Every event delivered before exit, so that a count of instructions includes the observer's.
+    diagnostics?.waitForObservers()
     var line = "\(face.rawValue): pairs=\(count) " + String(format: "ns/pair=%.0f", nanoseconds(time, per: count))
     if let perPair = waiting({ await rig.pairAllocations(count, holding: 10) }),
         let perTask = waiting({ await FaceRig(face).heldAllocations(10_000) })

@@ -78,7 +78,6 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         self.wrappedHooks = backend.engineHooks
         self.clock = wrappedHooks?.clock ?? .system
         self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
-        ledger.source = ObjectIdentifier(self)
         hooks = BackgroundTaskBackendHooks(callSiteAware: self, clock: wrappedHooks?.clock)
     }
 
@@ -191,7 +190,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// Adds an observer of the events of every assertion begun through this backend from now on.
     /// Each observer gets them in order, on a queue of its own, never under a lock.
     public func addObserver(_ observer: any BackgroundTaskObserver) {
-        let registration = ObserverRegistration(observer)
+        let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(self))
         lock.withLock { ledger.addObserver(registration) }
     }
 

@@ -54,8 +54,6 @@ final class TaskLedger {
     @exclusivity(unchecked) private unowned(unsafe) var staleCursor: LedgerEntry?
     /// Before this clock time no running task can be stale: the stale check returns at once.
     @exclusivity(unchecked) private var nextStaleCheck = -TimeInterval.infinity
-    /// The owner (a manager's engine or a diagnosing backend), for the events' task IDs.
-    @exclusivity(unchecked) var source: ObjectIdentifier?
     /// The clock's time of the current operation; the owner sets it before each operation.
     @exclusivity(unchecked) var operationTime: TimeInterval = 0
     /// The observers.
@@ -220,19 +218,14 @@ final class TaskLedger {
 
     // MARK: - Events
 
-    /// Hands an event to each observer's buffer, if there are observers: under the owner's lock, so
-    /// observers get events in the order the lock saw the operations; the observers themselves run
-    /// later, on their own queues.
-    func emit(_ kind: BackgroundTaskEvent.Kind, number: UInt64, name: String?, callSite: BackgroundTaskCallSite) {
-        guard observed else { return }
-        let taskID = BackgroundTaskEvent.TaskID(source: source, number: number)
-        let event = BackgroundTaskEvent(kind: kind, taskID: taskID, name: name, callSite: callSite, time: operationTime)
-        for registration in observers { registration.enqueue(event) }
-    }
-
-    /// Hands an event about `entry` to the observers, if any.
+    /// Hands an event about `entry` to each observer's buffer, if there are observers: under the
+    /// owner's lock, so observers get events in the order the lock saw the operations; the observers
+    /// themselves run later, on their own queues.
     func emit(_ kind: BackgroundTaskEvent.Kind, for entry: LedgerEntry) {
-        emit(kind, number: entry.number, name: entry.name, callSite: entry.callSite)
+        guard observed else { return }
+        for registration in observers {
+            registration.enqueue(kind, for: entry, number: entry.number, time: operationTime)
+        }
     }
 
     // MARK: - Reading

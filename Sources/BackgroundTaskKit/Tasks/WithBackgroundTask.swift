@@ -99,6 +99,6 @@ public func withBackgroundTask<Result, Failure: Error>(
             cancelling: task
         )
     }
-    defer { record.engine.endAfterBody(record) }
+    defer { record.engine.end(record, detachingBody: true) }
     return try await body()
 }

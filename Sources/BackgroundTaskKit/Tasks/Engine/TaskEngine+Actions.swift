@@ -20,10 +20,13 @@ extension TaskEngine {
             waiters.wake(count)
         case .considerLinger(let assertion):
             considerLinger(assertion)
+        // The timers hold the engine (at most one of each is pending, for at most `linger` or the
+        // renewal age): a weak reference would give the engine a side table, and every retain and
+        // release of it would take the slow path, about 400 instructions a pair.
         case .scheduleLinger(let delay):
-            clock.schedule(delay) { [weak self] in self?.lingerElapsed() }
+            clock.schedule(delay) { self.lingerElapsed() }
         case .scheduleRenewalCheck(let delay):
-            clock.schedule(delay) { [weak self] in self?.renewalCheckElapsed() }
+            clock.schedule(delay) { self.renewalCheckElapsed() }
         case .many(let actions):
             for action in actions { perform(action) }
         }

@@ -10,8 +10,8 @@ extension TaskEngine {
         backend: consuming any BackgroundTaskBackend,
         body: consuming BodyTask? = nil
     ) -> (record: TaskRecord, refusal: BackgroundTaskError?) {
-        let hooks = self.backend == nil ? backend.engineHooks : self.hooks
-        let clock = self.backend == nil ? (hooks?.clock ?? .system) : self.clock
+        let hooks = isStandalone ? backend.engineHooks : self.hooks
+        let clock = isStandalone ? (hooks?.clock ?? .system) : self.clock
         let now = clock.now()
         let record = TaskRecord(
             engine: self, backend: backend, number: 0, name: Self.normalize(name), callSite: callSite, beganAt: now)
@@ -76,14 +76,29 @@ extension TaskEngine {
     }
 
     /// Ends a task; idempotent, callable from any thread. Returns whether it was running.
+    ///
+    /// With `detachingBody`, the async `withBackgroundTask` body returned: its task is detached first
+    /// (waiting for a cancel in progress, so that the task is alive whenever it is cancelled), in the
+    /// same lock round trip as the end when no cancel is in progress.
     @discardableResult
-    func end(_ record: TaskRecord, bySafetyNet: Bool = false) -> Bool {
+    func end(_ record: TaskRecord, bySafetyNet: Bool = false, detachingBody: Bool = false) -> Bool {
         let now = ledger == nil ? nil : clock.now()
         var dropped: ExpirationCleanup?
         var wasRunning = false
         var ending: BackgroundTaskIdentifier?
         var action = EngineAction.none
+        var cancelInProgress: CallWaiters?
         withLock(at: now) {
+            if detachingBody, let body = record.body {
+                body.task = nil
+                if body.cancelling {
+                    let waiters = body.waiters ?? CallWaiters()
+                    waiters.count += 1
+                    body.waiters = waiters
+                    cancelInProgress = waiters
+                    return
+                }
+            }
             ledger?.checkStale()
             guard record.status == .running else { return }
             wasRunning = true
@@ -99,6 +114,10 @@ extension TaskEngine {
             ledger?.noteFinished(
                 record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight)
         }
+        if let cancelInProgress {
+            cancelInProgress.wait()
+            return end(record, bySafetyNet: bySafetyNet)
+        }
         withExtendedLifetime(dropped) {}
         if let ending {
             endOnBackend(record, ending, bySafetyNet: bySafetyNet)
@@ -107,22 +126,6 @@ extension TaskEngine {
             perform(action)
         }
         return wasRunning
-    }
-
-    /// The async `withBackgroundTask` body returned: detaches its task (waiting for a cancel in
-    /// progress, so that the task is alive whenever it is cancelled), then ends the task.
-    func endAfterBody(_ record: TaskRecord) {
-        let waiters = lock.withLock { () -> CallWaiters? in
-            guard let body = record.body else { return nil }
-            body.task = nil
-            guard body.cancelling else { return nil }
-            let waiters = body.waiters ?? CallWaiters()
-            waiters.count += 1
-            body.waiters = waiters
-            return waiters
-        }
-        waiters?.wait()
-        end(record)
     }
 
     /// Ends every running task and assertion, without running cleanups.
@@ -212,7 +215,7 @@ extension TaskEngine {
 
     /// Adds an observer; it gets the events of every later operation.
     package func addObserver(_ observer: any BackgroundTaskObserver) {
-        let registration = ObserverRegistration(observer)
+        let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(self))
         lock.withLock { ledger?.addObserver(registration) }
     }
 

@@ -75,6 +75,9 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     let lock = EngineLock()
     /// A manager's backend; `nil` for ``standalone``, whose tasks carry their own.
     let backend: (any BackgroundTaskBackend)?
+    /// Whether this is ``standalone`` (no backend of its own): a flag, as testing the optional
+    /// existential copies it.
+    let isStandalone: Bool
     /// A manager's backend's hooks, read once.
     let hooks: BackgroundTaskBackendHooks?
     /// A manager's clock of ages and timers.
@@ -113,6 +116,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
 
     package init(backend: (any BackgroundTaskBackend)?, options: Options) {
         self.backend = backend
+        self.isStandalone = backend == nil
         self.options = options
         let hooks = backend?.engineHooks
         self.hooks = hooks
@@ -123,7 +127,6 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         self.ledger =
             options.keepsLedger
             ? TaskLedger(limit: options.maximumOutstandingTasks, staleTaskAge: options.staleTaskAge) : nil
-        ledger?.source = ObjectIdentifier(self)
         if options.holdsOnlyInBackground, let reporting = backend?.applicationStateReporting {
             let observation = reporting.observeBackgroundState { [weak self] inBackground in
                 self?.applicationStateChanged(inBackground: inBackground)
@@ -176,12 +179,12 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
 
     /// The hooks of the backend `holder` uses.
     func hooks(for holder: AssertionHolder) -> BackgroundTaskBackendHooks? {
-        backend == nil ? holder.backend.engineHooks : hooks
+        isStandalone ? holder.backend.engineHooks : hooks
     }
 
     /// The clock of the backend `holder` uses.
     func clock(for holder: AssertionHolder) -> BackendClock {
-        backend == nil ? (holder.backend.engineHooks?.clock ?? .system) : clock
+        isStandalone ? (holder.backend.engineHooks?.clock ?? .system) : clock
     }
 
     /// Runs `body` under the lock at time `now` (a manager's ledger time, the time of its events).

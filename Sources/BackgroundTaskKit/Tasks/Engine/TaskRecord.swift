@@ -50,11 +50,11 @@ final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state
 /// engine's lock.
 final class BodyTask: @unchecked Sendable {  // all state under the engine's lock
     /// The body's task, while it may be cancelled.
-    var task: UnsafeCurrentTask?
+    @exclusivity(unchecked) var task: UnsafeCurrentTask?
     /// An expiry is cancelling it now (outside the lock).
-    var cancelling = false
+    @exclusivity(unchecked) var cancelling = false
     /// The body's end, waiting for that cancel to finish.
-    var waiters: CallWaiters?
+    @exclusivity(unchecked) var waiters: CallWaiters?
 
     init(_ task: UnsafeCurrentTask) {
         self.task = task
