@@ -15,62 +15,69 @@ import Foundation
 /// backend.expireAll()  // on the main actor: the manager ends `task` inside the handler
 /// ```
 public final class ExpirableBackend: BackgroundTaskBackend, @unchecked Sendable {  // state only under `lock`
-    private let lock = NSLock()
-    private var nextIdentifier = 1
-    private var handlers: [Int: @MainActor @Sendable () -> Void] = [:]
+    /// A handler kept in an array: inside a struct, so that storing and taking it allocates nothing.
+    private struct Handler {
+        let run: @MainActor @Sendable () -> Void
+    }
 
-    /// Creates a backend with no assertions.
+    private let lock = NSLock()
+    /// The handlers of running assertions, indexed by identifier − 1 (identifiers are handed out in
+    /// order); `nil` once ended or expired.
+    private var handlers: [Handler?] = []
+    private var running = 0
+
+    /// A backend with no assertions.
     public init() {}
 
-    /// Grants the assertion and keeps its handler until it ends or expires.
-    ///
-    /// - Parameters:
-    ///   - name: Ignored.
-    ///   - expirationHandler: Called by ``expireAll()``.
-    /// - Returns: A fresh identifier; never `nil`.
+    /// Grants the assertion and keeps its handler.
     public func beginBackgroundTask(
         named name: String?,
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier? {
         lock.lock()
         defer { lock.unlock() }
-        let identifier = nextIdentifier
-        nextIdentifier += 1
-        handlers[identifier] = expirationHandler ?? {}
-        return BackgroundTaskIdentifier(rawValue: identifier)
+        handlers.append(Handler(run: expirationHandler ?? {}))
+        running += 1
+        return BackgroundTaskIdentifier(rawValue: handlers.count)
     }
 
-    /// Ends the assertion: its handler will not be called.
-    ///
-    /// - Parameter identifier: An identifier this backend granted; others are ignored.
+    /// Forgets the assertion's handler; ending an unknown or ended identifier does nothing.
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
         lock.lock()
-        let handler = handlers.removeValue(forKey: identifier.rawValue)
+        let handler = take(identifier.rawValue - 1)
         lock.unlock()
         _ = handler  // released outside the lock
     }
 
-    /// Always `nil`: time only runs out when ``expireAll()`` says so.
+    /// No limit.
     public var backgroundTimeRemaining: TimeInterval? { nil }
 
-    /// The assertions still running.
+    /// How many assertions are still running.
     public var runningCount: Int {
         lock.lock()
         defer { lock.unlock() }
-        return handlers.count
+        return running
     }
 
-    /// Expires every running assertion: calls their handlers in begin order, never under the lock.
+    /// Calls, in begin order, the handler of every assertion still running when its turn comes.
     @MainActor
     public func expireAll() {
         lock.lock()
-        let identifiers = handlers.keys.sorted()
+        let count = handlers.count
         lock.unlock()
-        for identifier in identifiers {
+        for index in 0..<count {
             lock.lock()
-            let handler = handlers.removeValue(forKey: identifier)
+            let handler = take(index)
             lock.unlock()
-            handler?()
+            handler?.run()
         }
+    }
+
+    /// Under the lock: removes and returns the handler at `index`, if still running.
+    private func take(_ index: Int) -> Handler? {
+        guard handlers.indices.contains(index), let handler = handlers[index] else { return nil }
+        handlers[index] = nil
+        running -= 1
+        return handler
     }
 }

@@ -27,12 +27,26 @@ enum EngineAction {
 /// may run `deinit`s of user objects, which may call back into the engine.
 struct DroppedCleanups {
     private var first: ExpirationCleanup?
-    private var more: [ExpirationCleanup] = []
+    private var more: [ExpiringTask.Cleanup] = []
 
     mutating func add(_ cleanup: ExpirationCleanup?) {
         guard let cleanup else { return }
-        if first == nil { first = cleanup } else { more.append(cleanup) }
+        if first == nil { first = cleanup } else { more.append(ExpiringTask.Cleanup(run: cleanup)) }
     }
+}
+
+/// A task an expiry expires, and its cleanup.
+///
+/// Closures are kept in arrays inside structs: an array of bare closures stores each one behind a
+/// reabstraction thunk, one allocation per element on the way in and another on the way out.
+struct ExpiringTask {
+    /// A cleanup, as an array element.
+    struct Cleanup {
+        let run: ExpirationCleanup?
+    }
+
+    let record: TaskRecord
+    let cleanup: Cleanup
 }
 
 /// What one expiration handler does once the lock is released.
@@ -40,8 +54,7 @@ struct ExpiryPlan {
     /// It is the first handler for these assertions: it runs cleanups and ends.
     var started = false
     /// Tasks whose cleanups run, in begin order.
-    var tasks: [TaskRecord] = []
-    var cleanups: [ExpirationCleanup?] = []
+    var expiring: [ExpiringTask] = []
     /// Async bodies to cancel, before the cleanups run.
     var cancels: [(BodyTask, UnsafeCurrentTask)] = []
     /// Whether observers want the handler entered/exited events.

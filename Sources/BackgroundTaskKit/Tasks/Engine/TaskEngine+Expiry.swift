@@ -116,8 +116,7 @@ extension TaskEngine {
             body.cancelling = true
             plan.cancels.append((body, task))
         }
-        plan.tasks.append(record)
-        plan.cleanups.append(record.cleanup)
+        plan.expiring.append(ExpiringTask(record: record, cleanup: ExpiringTask.Cleanup(run: record.cleanup)))
         record.cleanup = nil
         ledger?.noteFinished(record, as: .expired, unlinking: record.isCoalesced || !record.call.isInFlight)
     }
@@ -128,7 +127,7 @@ extension TaskEngine {
     /// `offMainCleanupTimeout` so that the assertions are still ended inside the handler even if the
     /// main thread is busy.
     private func runCleanupsOnMainActor(_ plan: ExpiryPlan, clock: BackendClock) {
-        guard plan.observed || plan.cleanups.contains(where: { $0 != nil }) else { return }
+        guard plan.observed || plan.expiring.contains(where: { $0.cleanup.run != nil }) else { return }
         let work = UncheckedSendableBox(plan)
         if MainActorContext.isCurrent {
             MainActor.assumeIsolated { runCleanups(work.value, clock: clock) }
@@ -144,7 +143,8 @@ extension TaskEngine {
 
     @MainActor
     private func runCleanups(_ plan: ExpiryPlan, clock: BackendClock) {
-        for (record, cleanup) in zip(plan.tasks, plan.cleanups) {
+        for task in plan.expiring {
+            let (record, cleanup) = (task.record, task.cleanup.run)
             if plan.observed { withLock(at: clock.now()) { ledger?.emit(.expirationHandlerEntered, for: record) } }
             let start = plan.observed ? clock.now() : 0
             cleanup?()
