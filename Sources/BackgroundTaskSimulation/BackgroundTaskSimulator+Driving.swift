@@ -115,8 +115,10 @@ extension BackgroundTaskSimulator {
             defer { state.pendingHandlers.removeAll() }
             return state.pendingHandlers
         }
-        for handler in pending {
-            invokeOutsideExpiry(handler, for: nil)
+        for (identifier, handler) in pending {
+            // A late task's handler is not called once the task has ended.
+            if let identifier, !state.withLock({ $0.isOutstanding(identifier) }) { continue }
+            invokeOutsideExpiry(handler, for: identifier)
         }
     }
 
@@ -126,34 +128,67 @@ extension BackgroundTaskSimulator {
             guard due else { continue }
             invoke(handler, for: identifier)
         }
+        // Calls held off the main thread land now: after the handlers, before the system looks.
+        callGate.releaseAllAndWaitUntilLanded(timeout: 2)
         state.withLock { $0.finishExpiry() }
     }
 
-    /// Calls a handler that is not part of an expiry: it gets its own handler-time account.
+    /// Calls a handler that is not part of an expiry: it gets its own handler-time account, charged
+    /// only while the main thread runs the handler or waits for it (time the test spends on the main
+    /// thread before a handler sent there starts, or beside a handler running on another thread, is
+    /// not the handler's).
     func invokeOutsideExpiry(
         _ handler: @escaping @MainActor @Sendable () -> Void, for identifier: BackgroundTaskIdentifier?
     ) {
-        state.withLock { $0.handlerContexts.append(HandlerContext()) }
-        invoke(handler, for: identifier)
-        state.withLock { _ = $0.handlerContexts.popLast() }
+        invoke(handler, for: identifier, ownAccount: true)
     }
+
+    /// How long, in real time, the main thread waits for a handler called off the main thread before
+    /// it records ``SimulatorMisuse/offMainHandlerDidNotReturn`` and goes on.
+    static let offMainHandlerTimeout: TimeInterval = 10
 
     /// Calls a handler where the faults say (main thread, or another thread) and as often as they
     /// say, recording its entry and exit. Never under the lock.
-    private func invoke(_ handler: @escaping @MainActor @Sendable () -> Void, for identifier: BackgroundTaskIdentifier?)
-    {
+    private func invoke(
+        _ handler: @escaping @MainActor @Sendable () -> Void,
+        for identifier: BackgroundTaskIdentifier?,
+        ownAccount: Bool = false
+    ) {
         let faults = faults
         let call: @Sendable () -> Void = { [self] in
-            state.withLock { $0.record(.expirationHandlerCalled(identifier, onMainActor: MainActorContext.isCurrent)) }
+            let onMain = MainActorContext.isCurrent
+            // On the main thread the handler's account opens when it starts, not when it was sent.
+            let opensAccount = ownAccount && onMain
+            state.withLock { state in
+                if opensAccount { state.handlerContexts.append(HandlerContext()) }
+                state.noteHandlerCalled(identifier)
+                state.record(.expirationHandlerCalled(identifier, onMainActor: onMain))
+            }
+            if onMain { callGate.handlerRunning(true) }
             HandlerInvoker.call(handler)
-            state.withLock { $0.record(.expirationHandlerReturned(identifier)) }
+            if onMain { callGate.handlerRunning(false) }
+            state.withLock { state in
+                state.record(.expirationHandlerReturned(identifier))
+                if opensAccount { _ = state.handlerContexts.popLast() }
+            }
         }
         for _ in 0..<(faults.contains(.handlerTwice) ? 2 : 1) {
             guard termination == nil else { return }
-            if faults.contains(.handlerOffMainActor) {
-                HandlerInvoker.runOffMainActor(call)
-            } else {
+            guard faults.contains(.handlerOffMainActor) else {
                 HandlerInvoker.runOnMainActor(call)
+                continue
+            }
+            guard MainActorContext.isCurrent else {
+                call()  // already off the main thread: no account the main thread could charge
+                continue
+            }
+            // The main thread waits for the handler, running the work it sends to the main actor.
+            if ownAccount { state.withLock { $0.handlerContexts.append(HandlerContext()) } }
+            let returned = HandlerInvoker.runOffMainActor(
+                call, pump: mainThreadPump, timeout: Self.offMainHandlerTimeout)
+            state.withLock { state in
+                if ownAccount { _ = state.handlerContexts.popLast() }
+                if !returned { state.record(.misuse(.offMainHandlerDidNotReturn(identifier))) }
             }
         }
     }

@@ -18,17 +18,36 @@ public struct SimulatorExpectationFailure: Error, CustomStringConvertible {
     public var message: String
     /// The simulator's log at the time of the failure.
     public var log: [SimulatorLogEntry]
+    /// Every assertion granted, with how long it was held.
+    public var assertions: [SimulatedAssertionHistory]
 
-    /// The message followed by the log, one entry a line.
+    /// Creates a failure.
+    public init(message: String, log: [SimulatorLogEntry], assertions: [SimulatedAssertionHistory] = []) {
+        self.message = message
+        self.log = log
+        self.assertions = assertions
+    }
+
+    /// The message, the log, one entry a line, and the assertions with their held times.
     public var description: String {
-        ([message, "Simulator log:"] + log.map { "  \($0)" }).joined(separator: "\n")
+        var lines = [message, "Simulator log:"] + log.map { "  \($0)" }
+        if !assertions.isEmpty {
+            lines += ["Assertions:"] + assertions.map { "  \($0)" }
+        }
+        return lines.joined(separator: "\n")
     }
 }
 
 extension BackgroundTaskSimulator {
-    /// Checks that the app was not terminated and holds no assertion.
+    /// Checks that the app was not terminated, holds no assertion, and that no task of
+    /// BackgroundTaskKit's was released while running (ended by the safety net: the work lost track
+    /// of its task, which on a device keeps the app awake until the owner happens to be released).
     ///
-    /// - Throws: ``SimulatorExpectationFailure`` naming the termination or the assertions still held.
+    /// It does not fail when an assertion was held until the system expired it and its handler ended
+    /// it; ``expectNoExpiry()`` does.
+    ///
+    /// - Throws: ``SimulatorExpectationFailure`` naming the termination, the assertions still held,
+    ///   or the lines whose tasks the safety net ended.
     public func expectNoLeaks() throws {
         if let termination {
             throw failure("Expected no leaks, but the app was \(termination)")
@@ -38,6 +57,35 @@ extension BackgroundTaskSimulator {
             let list = held.map(\.description).joined(separator: ", ")
             throw failure("Expected no leaks, but \(held.count) assertion(s) are still held: \(list)")
         }
+        let caught = safetyNetEnds
+        guard caught.isEmpty else {
+            let list = caught.map(\.description).joined(separator: "; ")
+            throw failure(
+                "Expected no leaks, but \(caught.count) task(s) were released while running and ended by the "
+                    + "safety net: \(list). End each task when its work is done (or use withBackgroundTask)."
+            )
+        }
+    }
+
+    /// Checks that the background time never ran out while an assertion was held: no expiration
+    /// handler was called by an expiry.
+    ///
+    /// An assertion held until expiry is the symptom of a lost end (an early return, a completion
+    /// that never comes): the app stays awake until its time runs out, and if a handler then ends the
+    /// task it is suspended instead of killed, so ``expectNoLeaks()`` passes. Use this where the
+    /// question is "does my work end its task when it finishes?".
+    ///
+    /// - Throws: ``SimulatorExpectationFailure`` naming the assertions the expiry found held, with how
+    ///   long each was held.
+    public func expectNoExpiry() throws {
+        let expiries = log.filter { $0.event == .backgroundTimeExpired }
+        guard let first = expiries.first else { return }
+        let expired = assertionHistory.filter { $0.expirationHandlerCalledAt != nil }
+        let list = expired.map(\.description).joined(separator: "; ")
+        throw failure(
+            "Expected no expiry, but the background time ran out at \(formatSeconds(first.time)) s with "
+                + "\(expired.count) assertion(s) held: \(list)"
+        )
     }
 
     /// Checks that the app was terminated with `code`, at `time` when given.
@@ -72,6 +120,6 @@ extension BackgroundTaskSimulator {
     }
 
     private func failure(_ message: String) -> SimulatorExpectationFailure {
-        SimulatorExpectationFailure(message: message, log: log)
+        SimulatorExpectationFailure(message: message, log: log, assertions: assertionHistory)
     }
 }

@@ -28,6 +28,10 @@ import Foundation
 public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAwareBackend, ApplicationStateReporting {
     let state: Locked<SimulatorState>
     let stateObservers = SimulatedStateObservers()
+    /// Runs main-actor work of handlers called off the main thread while the main thread waits.
+    let mainThreadPump = MainThreadPump()
+    /// Holds off-main calls under ``SimulatorFault/holdOffMainCalls(_:)``.
+    let callGate = CallGate()
 
     /// Creates a simulated app.
     ///
@@ -61,6 +65,8 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
         callSite: BackgroundTaskCallSite?,
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier? {
+        let ticket = holdIfFaulted(begin: true)
+        defer { if let ticket { callGate.landed(ticket) } }
         let outcome = state.withLock { state in
             let outcome = state.begin(name: name, handler: expirationHandler)
             if case .granted(let identifier, _) = outcome, let callSite {
@@ -84,7 +90,20 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     ///
     /// - Parameter identifier: An identifier this simulator returned.
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
-        state.withLock { $0.end(identifier) }
+        endBackgroundTask(identifier, bySafetyNet: false)
+    }
+
+    /// Under ``SimulatorFault/holdOffMainCalls(_:)``, holds a call made off the main thread until it
+    /// is released; returns its ticket, or `nil` when it was not held.
+    private func holdIfFaulted(begin: Bool) -> Int? {
+        guard !MainActorContext.isCurrent else { return nil }
+        let holds = state.withLock { state in
+            state.faults.contains { fault in
+                guard case .holdOffMainCalls(let kinds) = fault else { return false }
+                return begin ? kinds.holdsBegins : kinds.holdsEnds
+            }
+        }
+        return holds ? callGate.hold() : nil
     }
 
     /// `nil` in the foreground; the background budget left in the background; 0 once suspended.
@@ -103,7 +122,16 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
 
     /// Ends a simulated assertion; the simulator sees a safety-net end like any other.
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
-        endBackgroundTask(identifier)
+        let ticket = holdIfFaulted(begin: false)
+        defer { if let ticket { callGate.landed(ticket) } }
+        state.withLock { $0.end(identifier, bySafetyNet: bySafetyNet) }
+    }
+
+    /// Records a manager task the safety net ended while it shared the manager's assertion.
+    package func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite) {
+        state.withLock { state in
+            state.safetyNetEnds.append(SafetyNetEnd(name: name, callSite: callSite, time: state.now, identifier: nil))
+        }
     }
 
     // MARK: - The app's state, as UIKit reports it
@@ -151,7 +179,8 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
                 now: { [weak self] in self?.now ?? 0 },
                 schedule: { [weak self] delay, work in self?.schedule(after: delay, work) },
                 isVirtual: true
-            )
+            ),
+            mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) }
         )
     }
 
@@ -167,6 +196,14 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
             if case .console(let message) = event { message } else { nil }
         }
     }
+
+    /// Every assertion granted so far, in begin order: when it began, whether its expiration handler
+    /// was called, how it ended and how long it was held.
+    public var assertionHistory: [SimulatedAssertionHistory] { state.withLock { $0.historyInOrder } }
+
+    /// The tasks of BackgroundTaskKit's that were released while running and ended by the safety net,
+    /// in order. Each is a leak the package caught; ``expectNoLeaks()`` fails on them.
+    public var safetyNetEnds: [SafetyNetEnd] { state.withLock { $0.safetyNetEnds } }
 
     /// The assertions held now, in begin order.
     public var outstanding: [SimulatedAssertion] {

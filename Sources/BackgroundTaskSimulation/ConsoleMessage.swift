@@ -30,7 +30,7 @@ public enum ConsoleMessage: Equatable, Sendable, CustomStringConvertible {
                 + "Remember to call UIApplication.endBackgroundTask(_:) for your task in a timely manner to avoid this."
         case .cannotEndTask(let identifier):
             "Can't end BackgroundTask: no background task exists with identifier \(identifier), "
-                + "or it may have already been ended."
+                + "or it may have already been ended. Break in UIApplicationEndBackgroundTaskError() to debug."
         case .taskNotEndedAfterExpirationHandlers(let identifier, let name, let createdAt, let elapsed):
             "Background task still not ended after expiration handlers were called: <UIBackgroundTaskInfo>: "
                 + "taskID = \(identifier.rawValue), taskName = \(Self.displayName(name)), "

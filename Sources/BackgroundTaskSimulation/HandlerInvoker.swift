@@ -18,10 +18,7 @@ enum HandlerInvoker {
         }
     }
 
-    /// Runs `body` on the main actor and waits for it.
-    ///
-    /// From another thread this waits on the main queue, so a test that makes the simulator call a
-    /// handler from a background thread must keep the main actor free (await, do not block it).
+    /// Runs `body` on the main thread and waits for it: at once when already there.
     static func runOnMainActor(_ body: @Sendable () -> Void) {
         if MainActorContext.isCurrent {
             body()
@@ -30,18 +27,19 @@ enum HandlerInvoker {
         }
     }
 
-    /// Runs `body` on a thread that is not the main actor's and waits for it.
-    static func runOffMainActor(_ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` off the main thread and waits for it: on the calling thread when it is not the
+    /// main thread; from the main thread on a new thread, while the main thread runs the work
+    /// `body` hops to the main actor through `pump` (see ``MainThreadPump``). Returns whether `body`
+    /// returned within `timeout` seconds of real time.
+    static func runOffMainActor(
+        _ body: @escaping @Sendable () -> Void,
+        pump: MainThreadPump,
+        timeout: TimeInterval
+    ) -> Bool {
         guard MainActorContext.isCurrent else {
             body()
-            return
+            return true
         }
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body()
-            done.signal()
-        }
-        thread.start()
-        done.wait()
+        return pump.wait(for: body, timeout: timeout)
     }
 }

@@ -2,18 +2,37 @@ import Foundation
 
 /// The iOS policy numbers a ``BackgroundTaskSimulator`` applies.
 ///
-/// The defaults are those of current iOS (see `Documentation/Simulator.md`). Change them to model an
-/// older system (180 s of background time before iOS 13) or to make a test shorter.
+/// The defaults are those of current iOS (iOS 13.4 and later; sources in `Documentation/Simulator.md`).
+/// Presets model older systems, where much shipped code comes from: ``iOS6``, ``iOS7Through12``,
+/// ``iOS13Through13_3``. Change single values to model something else or to make a test shorter.
 ///
 /// ```swift
+/// let simulator = BackgroundTaskSimulator(configuration: .iOS7Through12)  // 180 s, no 30-s warning
+///
 /// var configuration = SimulatorConfiguration()
-/// configuration.backgroundTimeBudget = 180  // iOS 7 to 12
-/// let simulator = BackgroundTaskSimulator(configuration: configuration)
+/// configuration.expirationLead = 0          // handlers exactly when the budget is gone
+/// configuration.debuggerAttached = true     // what a developer sees at the desk
 /// ```
+///
+/// Values out of range have a documented meaning, never a trap: NaN counts as 0, negative values as 0,
+/// `.infinity` as "never" where the value is a time after which something happens.
 public struct SimulatorConfiguration: Sendable, Equatable {
     /// Background time granted each time the app enters the background, in seconds. It runs only
-    /// while the app is in the background and holds at least one assertion. Default 30.
+    /// while the app is in the background and holds at least one assertion. Default 30 (iOS 13 and
+    /// later); 180 from iOS 7 to 12; 600 before iOS 7.
     public var backgroundTimeBudget: TimeInterval = 30
+
+    /// How long before the background time runs out the system calls the expiration handlers, in
+    /// seconds. Default 4: device logs show the handlers called 26 s after a task begun on entering
+    /// the background (WordPress-iOS PR #21254, `elapsed = 26`), and Apple's documentation says
+    /// "shortly before the app's remaining background time reaches 0".
+    ///
+    /// During the lead the app keeps running: `backgroundTimeRemaining` counts the lead down, an
+    /// assertion ended by then is not held, and the watchdog terminates the app when the budget is
+    /// gone if one still is. `0` calls the handlers when the budget is gone and terminates the app
+    /// right after them if an assertion is still held: the simulator's behaviour before this setting
+    /// existed. A lead longer than the budget calls the handlers as soon as time starts to run.
+    public var expirationLead: TimeInterval = 4
 
     /// Total time all expiration handlers of one expiry may take before the watchdog terminates
     /// the app, in seconds. Also the time a task whose handler ran outside an expiry has to end.
@@ -24,7 +43,13 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// `0xbada5e47`. Default 1000.
     public var assertionLimit: Int = 1000
 
-    /// Age after which iOS prints its "was created over 30 seconds ago" warning. Default 30.
+    /// The most `performExpiringActivity` activities that may run at once; one more is called with
+    /// `expired == true` straight away, as when the system cannot take an assertion. Default 64, as
+    /// measured by Wire (wireapp/wire-ios PR #4880).
+    public var expiringActivityLimit: Int = 64
+
+    /// Age after which iOS prints its "was created over 30 seconds ago" warning. Default 30 (the
+    /// warning is new in iOS 13.4); `.infinity`: never (older systems).
     public var longRunningTaskWarningAge: TimeInterval = 30
 
     /// With ``SimulatorFault/noHandlerWhenLittleTimeLeft``: a task begun in the background with less
@@ -34,6 +59,39 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// The state the simulated app starts in. Default ``SimulatedAppState/foreground``.
     public var initialState: SimulatedAppState = .foreground
 
-    /// Creates the iOS defaults.
+    /// The app runs under Xcode's debugger: the watchdog never terminates it (each termination it
+    /// would have made is logged as ``SimulatorEvent/terminationPreventedByDebugger(_:)`` instead) and
+    /// it is never suspended, while the expiration handlers are still called and iOS's console
+    /// warnings still print. Default `false`, a device in a user's hands. What a developer saw at the
+    /// desk ("the warning, but no crash") is reproduced with `true`; what users get, with `false`.
+    public var debuggerAttached = false
+
+    /// Creates the iOS defaults (iOS 13.4 and later).
     public init() {}
+
+    /// Current iOS (13.4 and later): 30 s of background time, handlers 4 s before it is gone, the
+    /// 30-second warning. The same as ``init()``.
+    public static var current: SimulatorConfiguration { SimulatorConfiguration() }
+
+    /// iOS 13.0 to 13.3: 30 s of background time, no 30-second warning yet.
+    public static var iOS13Through13_3: SimulatorConfiguration {
+        var configuration = SimulatorConfiguration()
+        configuration.longRunningTaskWarningAge = .infinity
+        return configuration
+    }
+
+    /// iOS 7 to 12: about 180 s of background time (`permittedBackgroundDuration: 180` in crash
+    /// reports of the time), no 30-second warning.
+    public static var iOS7Through12: SimulatorConfiguration {
+        var configuration = iOS13Through13_3
+        configuration.backgroundTimeBudget = 180
+        return configuration
+    }
+
+    /// Before iOS 7: about 600 s (10 minutes) of background time, no 30-second warning.
+    public static var iOS6: SimulatorConfiguration {
+        var configuration = iOS13Through13_3
+        configuration.backgroundTimeBudget = 600
+        return configuration
+    }
 }

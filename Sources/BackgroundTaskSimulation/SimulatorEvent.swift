@@ -33,6 +33,9 @@ public enum SimulatorEvent: Equatable, Sendable {
     case console(ConsoleMessage)
     /// The system killed the app.
     case terminated(SimulatedTermination)
+    /// The watchdog would have terminated the app here, but ``SimulatorConfiguration/debuggerAttached``
+    /// is set: the app goes on, as under Xcode's debugger.
+    case terminationPreventedByDebugger(SimulatedTermination)
     /// The test drove the simulator in a way no real app could; nothing else happened.
     case misuse(SimulatorMisuse)
 }
@@ -47,6 +50,10 @@ public enum SimulatorMisuse: Equatable, Sendable {
     /// `beginBackgroundTask` or `endBackgroundTask` while the app is suspended: suspended code does
     /// not run. Call `resumeInBackground()` or `enterForeground()` first.
     case callWhileSuspended
+    /// A handler the simulator called off the main thread had not returned after
+    /// ten seconds of real time (typically: it waits for `DispatchQueue.main`, which cannot run while
+    /// the test's main thread waits for the handler); the simulator went on without it.
+    case offMainHandlerDidNotReturn(BackgroundTaskIdentifier?)
 }
 
 /// An event with the virtual time at which it happened.
@@ -64,12 +71,50 @@ public struct SimulatorLogEntry: Equatable, Sendable, CustomStringConvertible {
 
     /// `[30 s] console: Background task still not ended…`.
     public var description: String {
-        let text: String =
-            switch event {
-            case .console(let message): "console: \(message.text)"
-            case .terminated(let termination): termination.description
-            default: "\(event)"
-            }
-        return "[\(formatSeconds(time)) s] \(text)"
+        "[\(formatSeconds(time)) s] \(event)"
+    }
+}
+
+extension SimulatorEvent: CustomStringConvertible {
+    /// The event in words, as the failure log shows it: `began 1 (0x1) "Upload"`.
+    public var description: String {
+        switch self {
+        case .appStateChanged(let state): "app state: \(state)"
+        case .began(let identifier, let name): "began \(identifier) \(Self.quoted(name))"
+        case .notGranted(let name): "not granted: \(Self.quoted(name))"
+        case .ended(let identifier): "ended \(identifier)"
+        case .backgroundTimeExpired: "background time expired: calling the expiration handlers"
+        case .expirationHandlerCalled(let identifier, let onMainActor):
+            "expiration handler of \(Self.subject(identifier)) called "
+                + (onMainActor ? "on the main actor" : "off the main actor")
+        case .expirationHandlerReturned(let identifier): "expiration handler of \(Self.subject(identifier)) returned"
+        case .console(let message): "console: \(message.text)"
+        case .terminated(let termination): termination.description
+        case .terminationPreventedByDebugger(let termination):
+            "the debugger kept the app alive; without it: \(termination)"
+        case .misuse(let misuse): "misuse: \(misuse)"
+        }
+    }
+
+    static func quoted(_ name: String?) -> String {
+        name.map { "\"\($0)\"" } ?? "(unnamed)"
+    }
+
+    static func subject(_ identifier: BackgroundTaskIdentifier?) -> String {
+        identifier.map(\.description) ?? "a refused begin"
+    }
+}
+
+extension SimulatorMisuse: CustomStringConvertible {
+    /// The misuse in words.
+    public var description: String {
+        switch self {
+        case .invalidDuration: "a negative, infinite or NaN duration"
+        case .invalidTransition(let from, let to): "no way from \(from) to \(to)"
+        case .callWhileSuspended: "begin or end while the app is suspended (suspended code does not run)"
+        case .offMainHandlerDidNotReturn(let identifier):
+            "the expiration handler of \(SimulatorEvent.subject(identifier)), called off the main thread, had not "
+                + "returned after \(formatSeconds(BackgroundTaskSimulator.offMainHandlerTimeout)) s of real time"
+        }
     }
 }

@@ -23,4 +23,27 @@ public enum SimulatorFault: Hashable, Sendable {
     /// ``SimulatorConfiguration/minimumTimeForExpirationHandler`` remaining gets no expiration
     /// handler, as WWDC20 warns.
     case noHandlerWhenLittleTimeLeft
+    /// Calls of the given kinds made off the main thread are held just before they reach the system,
+    /// so that a test can place the expiration handler exactly between two steps of app code (a
+    /// queue's `!= .invalid` check and its end; an end made "just as" time runs out).
+    ///
+    /// A held call goes on when the test calls ``BackgroundTaskSimulator/releaseHeldCalls()``, when the
+    /// handlers of the next expiry have returned (before the system looks at what is still held), or
+    /// when an expiration handler has been running on the main thread for 50 ms of real time (a
+    /// handler that waits for the call, as BackgroundTaskKit's do, lets it finish, as a real thread
+    /// would). ``BackgroundTaskSimulator/waitForHeldCalls(_:timeout:)`` waits until calls are held.
+    case holdOffMainCalls(HeldCallKinds)
+}
+
+/// Which calls ``SimulatorFault/holdOffMainCalls(_:)`` holds.
+public enum HeldCallKinds: Hashable, Sendable {
+    /// `endBackgroundTask` calls.
+    case ends
+    /// `beginBackgroundTask` calls.
+    case begins
+    /// Both.
+    case beginsAndEnds
+
+    var holdsEnds: Bool { self != .begins }
+    var holdsBegins: Bool { self != .ends }
 }

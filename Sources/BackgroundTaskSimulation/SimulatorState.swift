@@ -12,13 +12,21 @@ struct SimulatorState {
     var now: TimeInterval = 0
     var remainingBudget: TimeInterval
     var expiredThisStint = false
+    /// The watchdog has acted on this stint's budget running out (terminated the app, or, under the
+    /// debugger, let it be): it does not act twice.
+    var budgetEndHandled = false
     var nextIdentifier = 1
     /// Outstanding assertions keyed by raw identifier; identifiers grow, so their order is begin order.
     var outstanding: [Int: SimulatedTask] = [:]
     var log: [SimulatorLogEntry] = []
+    /// Every granted assertion's life, by raw identifier (identifiers grow: begin order).
+    var history: [Int: SimulatedAssertionHistory] = [:]
+    /// Tasks the package's safety net ended, in order.
+    var safetyNetEnds: [SafetyNetEnd] = []
     var termination: SimulatedTermination?
-    /// Handlers of refused begins, called on the main actor when the clock next moves.
-    var pendingHandlers: [@MainActor @Sendable () -> Void] = []
+    /// Handlers of refused begins (no identifier) and of tasks begun after this stint's expiry, called
+    /// on the main actor when the clock next moves.
+    var pendingHandlers: [(BackgroundTaskIdentifier?, @MainActor @Sendable () -> Void)] = []
     /// The handlers running now, innermost last.
     var handlerContexts: [HandlerContext] = []
     /// App timers on the virtual clock, fired in due order while the app runs.
@@ -29,10 +37,22 @@ struct SimulatorState {
         self.configuration = configuration
         self.faults = faults
         self.appState = configuration.initialState
-        self.remainingBudget = configuration.backgroundTimeBudget
+        self.remainingBudget = Self.seconds(configuration.backgroundTimeBudget)
     }
 
+    /// A configured time: NaN and negative values count as 0.
+    static func seconds(_ value: TimeInterval) -> TimeInterval {
+        value > 0 ? value : 0
+    }
+
+    /// How long before the budget is gone the handlers are called.
+    var expirationLead: TimeInterval { Self.seconds(configuration.expirationLead) }
+
     // MARK: - Reading
+
+    var historyInOrder: [SimulatedAssertionHistory] {
+        history.keys.sorted().compactMap { history[$0] }
+    }
 
     var outstandingInOrder: [SimulatedTask] {
         outstanding.values.sorted { $0.identifier.rawValue < $1.identifier.rawValue }
@@ -44,6 +64,12 @@ struct SimulatorState {
         case .background: max(remainingBudget, 0)
         case .suspended, .terminated: 0
         }
+    }
+
+    /// A handler of `identifier` was entered: its history keeps the first time.
+    mutating func noteHandlerCalled(_ identifier: BackgroundTaskIdentifier?) {
+        guard let identifier, history[identifier.rawValue]?.expirationHandlerCalledAt == nil else { return }
+        history[identifier.rawValue]?.expirationHandlerCalledAt = now
     }
 
     mutating func record(_ event: SimulatorEvent) {
@@ -69,7 +95,7 @@ struct SimulatorState {
         }
         if let callsHandler = refusalFault {
             record(.notGranted(name: name))
-            if callsHandler, let handler { pendingHandlers.append(handler) }
+            if callsHandler, let handler { pendingHandlers.append((nil, handler)) }
             return .refused
         }
         let identifier = BackgroundTaskIdentifier(rawValue: nextIdentifier)
@@ -85,8 +111,15 @@ struct SimulatorState {
             task.handlerCalled = true
             task.endDeadline = now + configuration.handlerTimeBudget
             callNow = handler
+        } else if appState == .background, expiredThisStint, let handler = task.handler {
+            // Begun after this stint's handlers were called (in the lead before the budget is gone):
+            // the system is expiring, so the task's handler comes as soon as the clock moves.
+            task.handlerCalled = true
+            task.endDeadline = now + configuration.handlerTimeBudget
+            pendingHandlers.append((identifier, handler))
         }
         outstanding[identifier.rawValue] = task
+        history[identifier.rawValue] = SimulatedAssertionHistory(assertion: task.assertion, ending: .stillHeld)
         record(.began(identifier, name: name))
         if outstanding.count > configuration.assertionLimit {
             terminate(.tooManyAssertions, reason: .assertionLimitExceeded)
@@ -102,7 +135,7 @@ struct SimulatorState {
         return nil
     }
 
-    mutating func end(_ identifier: BackgroundTaskIdentifier) {
+    mutating func end(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool = false) {
         switch appState {
         case .terminated:
             return
@@ -112,7 +145,11 @@ struct SimulatorState {
         case .foreground, .background:
             break
         }
-        if outstanding.removeValue(forKey: identifier.rawValue) != nil {
+        if let task = outstanding.removeValue(forKey: identifier.rawValue) {
+            history[identifier.rawValue]?.ending = bySafetyNet ? .endedBySafetyNet(at: now) : .ended(at: now)
+            if bySafetyNet, let callSite = task.callSite {
+                safetyNetEnds.append(SafetyNetEnd(name: task.name, callSite: callSite, time: now, identifier: identifier))
+            }
             record(.ended(identifier))
         } else {
             record(.console(.cannotEndTask(identifier)))
@@ -135,15 +172,19 @@ struct SimulatorState {
             return
         }
         if target == .background {
-            remainingBudget = configuration.backgroundTimeBudget
+            remainingBudget = Self.seconds(configuration.backgroundTimeBudget)
             expiredThisStint = false
+            budgetEndHandled = false
         }
         appState = target
         record(.appStateChanged(target))
     }
 
-    mutating func terminate(_ code: TerminationCode, reason: TerminationReason, at time: TimeInterval? = nil) {
-        guard termination == nil else { return }
+    /// Terminates the app, unless the debugger is attached and `code` is the watchdog's: then the
+    /// termination it would have been is logged and the app goes on. Returns whether it terminated.
+    @discardableResult
+    mutating func terminate(_ code: TerminationCode, reason: TerminationReason, at time: TimeInterval? = nil) -> Bool {
+        guard termination == nil else { return true }
         if let time { now = max(now, time) }
         let record = SimulatedTermination(
             code: code,
@@ -151,9 +192,15 @@ struct SimulatorState {
             time: now,
             heldAssertions: outstandingInOrder.map(\.assertion)
         )
+        if configuration.debuggerAttached, code == .watchdogTimeout {
+            self.record(.terminationPreventedByDebugger(record))
+            return false
+        }
         termination = record
         appState = .terminated
+        for task in outstanding.values { history[task.identifier.rawValue]?.ending = .heldAtTermination(at: now) }
         self.record(.terminated(record))
+        return true
     }
 
     // MARK: - The clock
@@ -181,30 +228,41 @@ struct SimulatorState {
     /// Handles the next thing due no later than `target`, or moves the clock to `target`.
     mutating func step(until target: TimeInterval) -> Step {
         guard termination == nil else { return .done }
-        if appState == .background, outstanding.isEmpty, target > now {
+        if appState == .background, outstanding.isEmpty, target > now, !configuration.debuggerAttached {
             appState = .suspended
             record(.appStateChanged(.suspended))
         }
         let deadline = outstanding.values.compactMap(\.endDeadline).min()
+        let inBackgroundHolding = appState == .background && !outstanding.isEmpty
         let expiry: TimeInterval? =
-            appState == .background && !outstanding.isEmpty && !expiredThisStint
-            ? now + max(remainingBudget, 0) : nil
+            inBackgroundHolding && !expiredThisStint ? now + max(remainingBudget - expirationLead, 0) : nil
+        // After the handlers, assertions still held when the budget is gone get the app killed.
+        let budgetEnd: TimeInterval? =
+            inBackgroundHolding && expiredThisStint && !budgetEndHandled ? now + max(remainingBudget, 0) : nil
         let running = appState == .foreground || appState == .background
         let warning = running ? outstanding.values.filter { !$0.warned }.map(warningTime).min() : nil
 
         let timer = running ? timers.min()?.due : nil
-        let due = [deadline, expiry, timer, warning].compactMap { $0 }.map { max($0, now) }.min()
+        let due = [deadline, expiry, budgetEnd, timer, warning].compactMap { $0 }.map { max($0, now) }.min()
         guard let due, due <= target else {
             moveClock(to: target)
             return .done
         }
         moveClock(to: due)
         if let deadline, deadline <= now {
+            for task in outstandingInOrder where task.endDeadline.map({ $0 <= now }) ?? false {
+                outstanding[task.identifier.rawValue]?.endDeadline = nil  // the watchdog acts once
+            }
             terminate(.watchdogTimeout, reason: .expiredTaskNotEnded, at: deadline)
-            return .done
+            return termination == nil ? .again : .done
         }
         if let expiry, expiry <= now {
             return .expire(startExpiry())
+        }
+        if let budgetEnd, budgetEnd <= now {
+            budgetEndHandled = true
+            terminate(.watchdogTimeout, reason: .assertionsHeldAfterExpiration)
+            return termination == nil ? .again : .done
         }
         if let timer, timer <= now, let first = timers.min(), let index = timers.firstIndex(of: first) {
             timers.remove(at: index)
@@ -240,7 +298,6 @@ struct SimulatorState {
 
     private mutating func startExpiry() -> [(BackgroundTaskIdentifier, @MainActor @Sendable () -> Void)] {
         expiredThisStint = true
-        remainingBudget = 0
         record(.backgroundTimeExpired)
         handlerContexts.append(HandlerContext())
         var calls: [(BackgroundTaskIdentifier, @MainActor @Sendable () -> Void)] = []
@@ -270,9 +327,15 @@ struct SimulatorState {
                     )
                 )
             }
-            terminate(.watchdogTimeout, reason: .assertionsHeldAfterExpiration)
+            // With no lead left the budget is gone now; otherwise the watchdog acts when it is
+            // (``step(until:)``), unless the assertions are ended by then.
+            if remainingBudget <= 0 {
+                budgetEndHandled = true
+                terminate(.watchdogTimeout, reason: .assertionsHeldAfterExpiration)
+            }
             return
         }
+        guard !configuration.debuggerAttached else { return }
         appState = .suspended
         record(.appStateChanged(.suspended))
     }
@@ -291,14 +354,19 @@ struct SimulatorState {
         guard var context = handlerContexts.popLast() else { return false }
         defer { handlerContexts.append(context) }
         guard termination == nil else { return true }
-        let allowed = max(configuration.handlerTimeBudget - context.spent, 0)
-        if duration > allowed {
-            moveClock(to: now + allowed)
-            context.spent += allowed
-            terminate(.watchdogTimeout, reason: .expirationHandlersTookTooLong)
+        let budget = wholeNanoseconds(configuration.handlerTimeBudget)
+        let allowed = max(budget - context.spentNanoseconds, 0)
+        let requested = wholeNanoseconds(duration)
+        if requested > allowed, !context.overrunReported {
+            moveClock(to: now + Double(allowed) / 1e9)
+            context.spentNanoseconds += allowed
+            context.overrunReported = true
+            if !terminate(.watchdogTimeout, reason: .expirationHandlersTookTooLong) {
+                moveClock(to: now + Double(requested - allowed) / 1e9)  // the debugger let it run on
+            }
         } else {
             moveClock(to: now + duration)
-            context.spent += duration
+            context.spentNanoseconds += requested
         }
         return true
     }

@@ -139,7 +139,7 @@ struct SimulatorFaultTests {
             journal.note("First")
             backend.endBackgroundTask(first.identifier!)
         }
-        simulator.advance(by: 26)  // 4 s left
+        simulator.advance(by: 25.5)  // 4.5 s left, the handlers due at 26 s
         late.identifier = backend.beginBackgroundTask(named: "Late") {
             journal.note("Late")
             backend.endBackgroundTask(late.identifier!)

@@ -16,10 +16,19 @@ public final class BackgroundTaskBackendHooks: Sendable {
     package unowned(unsafe) let callSiteAware: (any CallSiteAwareBackend)?
     /// The backend's own clock (the simulator's virtual time), if it has one.
     package let clock: BackendClock?
+    /// How an expiration handler called off the main thread gets work onto the main actor; `nil`:
+    /// `DispatchQueue.main`. The simulator runs the work on the main thread that is waiting for the
+    /// handler, as a device's free main thread would.
+    package let mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
 
-    package init(callSiteAware: (any CallSiteAwareBackend)?, clock: BackendClock?) {
+    package init(
+        callSiteAware: (any CallSiteAwareBackend)?,
+        clock: BackendClock?,
+        mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+    ) {
         self.callSiteAware = callSiteAware
         self.clock = clock
+        self.mainActorHop = mainActorHop
     }
 }
 

@@ -12,4 +12,13 @@ package protocol CallSiteAwareBackend: BackgroundTaskBackend, AnyObject {
 
     /// Ends an assertion; `bySafetyNet` when its owner let go of it while it ran (a leak caught).
     func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool)
+
+    /// A task that shares its manager's assertion was let go of while it ran, and the safety net
+    /// ended it: no end reaches the backend for it, so it is told here.
+    func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite)
+}
+
+extension CallSiteAwareBackend {
+    /// Nothing by default.
+    package func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite) {}
 }

@@ -78,7 +78,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         self.wrappedHooks = backend.engineHooks
         self.clock = wrappedHooks?.clock ?? .system
         self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
-        hooks = BackgroundTaskBackendHooks(callSiteAware: self, clock: wrappedHooks?.clock)
+        hooks = BackgroundTaskBackendHooks(
+            callSiteAware: self, clock: wrappedHooks?.clock, mainActorHop: wrappedHooks?.mainActorHop)
     }
 
     /// Tells the engine the call sites and safety-net ends, and passes the wrapped backend's clock on.
@@ -162,6 +163,11 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         } else {
             wrapped.endBackgroundTask(identifier)
         }
+    }
+
+    /// Passes the news on to the wrapped backend, when it wants call sites (the simulator).
+    package func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite) {
+        wrappedHooks?.callSiteAware?.sharedTaskEndedBySafetyNet(named: name, callSite: callSite)
     }
 
     /// The wrapped backend's report of the app's state.

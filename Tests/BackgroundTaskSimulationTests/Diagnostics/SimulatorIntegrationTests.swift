@@ -7,8 +7,9 @@ struct SimulatorIntegrationTests {
         let simulator = BackgroundTaskSimulator(faults: [.noHandlerWhenLittleTimeLeft])
         simulator.enterBackground()
         let keepAwake = SafeBackgroundTask.begin("Keep awake", backend: simulator)
-        simulator.advance(by: 27)
-        // With 3 s left the system gives this task no handler, so nothing can end it in time.
+        simulator.advance(by: 25.5)
+        // With 4.5 s left the system gives this task no handler, so nothing can end it in time: the
+        // handlers come at 26 s, and the watchdog when the budget is gone, at 30 s.
         let late = SafeBackgroundTask.begin(
             "Late upload",
             backend: simulator,

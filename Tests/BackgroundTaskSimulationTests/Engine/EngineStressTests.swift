@@ -28,10 +28,9 @@ struct EngineStressTests {
             world.gate.open()
             var expiring = false
             while !expiring {
-                // A begin that reaches the system after it has started calling the handlers is covered
-                // by none of them, on iOS as on the simulator: no engine can end it in time. So begins
-                // wait out the step in which time runs out; ends, drops and `endAll` race it.
-                expiring = (simulator.backgroundTimeRemaining ?? 0) <= 1
+                // Begins wait out the step in which the handlers come (4 s before time runs out), so
+                // that the app can be suspended after them; ends, drops and `endAll` race it.
+                expiring = (simulator.backgroundTimeRemaining ?? 0) <= configuration.expirationLead + 1
                 if expiring {
                     world.gate.close()
                     guard await waitUntil("begins in flight to return", { world.gate.isDrained }) else { break }

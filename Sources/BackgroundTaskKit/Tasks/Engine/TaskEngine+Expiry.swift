@@ -20,7 +20,7 @@ extension TaskEngine {
         if plan.started {
             ExpiriesInProgress.enter()
             cancelBodies(plan.cancels)
-            runCleanupsOnMainActor(plan, clock: clock(for: holder))
+            runCleanupsOnMainActor(plan, clock: clock(for: holder), hop: hooks(for: holder)?.mainActorHop)
             endOnBackend(plan.ends)
         }
         for (waiters, timeout) in plan.waits {
@@ -123,10 +123,15 @@ extension TaskEngine {
 
     /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers'
     /// "handler entered" and "handler exited" events: directly when already there (the normal case,
-    /// inside the system's handler); otherwise on the main queue, waiting at most
+    /// inside the system's handler); otherwise on the main queue (or through the backend's
+    /// ``BackgroundTaskBackendHooks/mainActorHop``: the simulator's), waiting at most
     /// `offMainCleanupTimeout` so that the assertions are still ended inside the handler even if the
     /// main thread is busy.
-    private func runCleanupsOnMainActor(_ plan: ExpiryPlan, clock: BackendClock) {
+    private func runCleanupsOnMainActor(
+        _ plan: ExpiryPlan,
+        clock: BackendClock,
+        hop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    ) {
         guard plan.observed || plan.expiring.contains(where: { $0.cleanup.run != nil }) else { return }
         let work = UncheckedSendableBox(plan)
         if MainActorContext.isCurrent {
@@ -134,10 +139,11 @@ extension TaskEngine {
             return
         }
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.main.async {
+        let run: @Sendable () -> Void = {
             MainActor.assumeIsolated { self.runCleanups(work.value, clock: clock) }
             done.signal()
         }
+        if let hop { hop(run) } else { DispatchQueue.main.async(execute: run) }
         _ = done.wait(timeout: .now() + options.offMainCleanupTimeout)
     }
 

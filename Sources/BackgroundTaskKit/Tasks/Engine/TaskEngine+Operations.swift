@@ -125,6 +125,9 @@ extension TaskEngine {
         } else {
             perform(action)
         }
+        if bySafetyNet, wasRunning, record.isCoalesced {
+            hooks(for: record)?.callSiteAware?.sharedTaskEndedBySafetyNet(named: record.name, callSite: record.callSite)
+        }
         return wasRunning
     }
 
