@@ -32,6 +32,7 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     let mainThreadPump = MainThreadPump()
     /// Holds off-main calls under ``SimulatorFault/holdOffMainCalls(_:)``.
     let callGate = CallGate()
+    let offMainHandlerTimeoutSetting = Locked<TimeInterval>(10)
 
     /// Creates a simulated app.
     ///

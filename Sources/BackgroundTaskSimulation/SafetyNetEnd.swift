@@ -18,7 +18,9 @@ public struct SafetyNetEnd: Equatable, Sendable, CustomStringConvertible {
     public var identifier: BackgroundTaskIdentifier?
 
     /// Creates a record.
-    public init(name: String?, callSite: BackgroundTaskCallSite, time: TimeInterval, identifier: BackgroundTaskIdentifier?) {
+    public init(
+        name: String?, callSite: BackgroundTaskCallSite, time: TimeInterval, identifier: BackgroundTaskIdentifier?
+    ) {
         self.name = name
         self.callSite = callSite
         self.time = time
@@ -28,6 +30,7 @@ public struct SafetyNetEnd: Equatable, Sendable, CustomStringConvertible {
     /// `"Upload" begun at App/Uploader.swift:12 (start()), released while running, ended by the safety net at 3 s`.
     public var description: String {
         let task = name.map { "\"\($0)\"" } ?? "(unnamed)"
-        return "\(task) begun at \(callSite), released while running, ended by the safety net at \(formatSeconds(time)) s"
+        return
+            "\(task) begun at \(callSite), released while running, ended by the safety net at \(formatSeconds(time)) s"
     }
 }

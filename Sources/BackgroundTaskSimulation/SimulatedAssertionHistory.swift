@@ -55,7 +55,8 @@ public struct SimulatedAssertionHistory: Equatable, Sendable, CustomStringConver
         case .ended(let time):
             text += ": held \(formatSeconds(time - assertion.createdAt)) s, ended at \(formatSeconds(time)) s"
         case .endedBySafetyNet(let time):
-            text += ": held \(formatSeconds(time - assertion.createdAt)) s, ended by the safety net at "
+            text +=
+                ": held \(formatSeconds(time - assertion.createdAt)) s, ended by the safety net at "
                 + "\(formatSeconds(time)) s (released while running)"
         case .heldAtTermination(let time):
             text += ": held \(formatSeconds(time - assertion.createdAt)) s, still held when the app was terminated"

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The defaults are those of current iOS (iOS 13.4 and later; sources in `Documentation/Simulator.md`).
 /// Presets model older systems, where much shipped code comes from: ``iOS6``, ``iOS7Through12``,
-/// ``iOS13Through13_3``. Change single values to model something else or to make a test shorter.
+/// ``iOS13Through13Point3``. Change single values to model something else or to make a test shorter.
 ///
 /// ```swift
 /// let simulator = BackgroundTaskSimulator(configuration: .iOS7Through12)  // 180 s, no 30-s warning
@@ -74,7 +74,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public static var current: SimulatorConfiguration { SimulatorConfiguration() }
 
     /// iOS 13.0 to 13.3: 30 s of background time, no 30-second warning yet.
-    public static var iOS13Through13_3: SimulatorConfiguration {
+    public static var iOS13Through13Point3: SimulatorConfiguration {
         var configuration = SimulatorConfiguration()
         configuration.longRunningTaskWarningAge = .infinity
         return configuration
@@ -83,14 +83,14 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// iOS 7 to 12: about 180 s of background time (`permittedBackgroundDuration: 180` in crash
     /// reports of the time), no 30-second warning.
     public static var iOS7Through12: SimulatorConfiguration {
-        var configuration = iOS13Through13_3
+        var configuration = iOS13Through13Point3
         configuration.backgroundTimeBudget = 180
         return configuration
     }
 
     /// Before iOS 7: about 600 s (10 minutes) of background time, no 30-second warning.
     public static var iOS6: SimulatorConfiguration {
-        var configuration = iOS13Through13_3
+        var configuration = iOS13Through13Point3
         configuration.backgroundTimeBudget = 600
         return configuration
     }

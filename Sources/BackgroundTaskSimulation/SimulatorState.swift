@@ -148,7 +148,8 @@ struct SimulatorState {
         if let task = outstanding.removeValue(forKey: identifier.rawValue) {
             history[identifier.rawValue]?.ending = bySafetyNet ? .endedBySafetyNet(at: now) : .ended(at: now)
             if bySafetyNet, let callSite = task.callSite {
-                safetyNetEnds.append(SafetyNetEnd(name: task.name, callSite: callSite, time: now, identifier: identifier))
+                safetyNetEnds.append(
+                    SafetyNetEnd(name: task.name, callSite: callSite, time: now, identifier: identifier))
             }
             record(.ended(identifier))
         } else {

@@ -1,0 +1,133 @@
+import BackgroundTaskKitTesting
+import Foundation
+import Testing
+
+/// `.holdOffMainCalls` places the expiration handler exactly between two steps of app code on
+/// another thread: the interleavings that only real threads produce, made deterministic.
+@MainActor
+struct HeldCallTests {
+    /// The most frequent unreproduced bug shape in public code: a queue checks the shared identifier,
+    /// the handler ends it on the main thread, then the queue ends it too.
+    final class NaiveUploader: @unchecked Sendable {  // `identifier` is shared without a lock: the bug
+        let backend: any BackgroundTaskBackend
+        var identifier = BackgroundTaskIdentifier(rawValue: 0)
+        let queue = DispatchQueue(label: "uploader")
+
+        init(backend: any BackgroundTaskBackend) {
+            self.backend = backend
+        }
+
+        @MainActor func start() {
+            identifier = backend.beginBackgroundTask(named: "Upload") { [self] in
+                backend.endBackgroundTask(identifier)
+                identifier = BackgroundTaskIdentifier(rawValue: 0)
+            }!
+        }
+
+        func finishOnQueue() {
+            queue.async { [self] in
+                if identifier.rawValue != 0 {
+                    backend.endBackgroundTask(identifier)  // held here: the handler runs first
+                    identifier = BackgroundTaskIdentifier(rawValue: 0)
+                }
+            }
+        }
+    }
+
+    @Test func theNaiveCheckThenEndRacePrintsIOSsCantEndMessage() async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.ends)])
+        let uploader = NaiveUploader(backend: simulator)
+        uploader.start()
+        simulator.enterBackground()
+        simulator.advance(by: 20)
+        uploader.finishOnQueue()
+        try await simulator.waitForHeldCalls(1)
+        simulator.advance(by: 20)  // the handler at 26 s ends it; the queue's end lands after
+        #expect(simulator.consoleMessages.contains(.cannotEndTask(BackgroundTaskIdentifier(rawValue: 1))))
+        #expect(simulator.termination == nil)
+        #expect(simulator.heldCallCount == 0)
+    }
+
+    @Test func withoutTheFaultTheSameCodeLooksFine() async throws {
+        let simulator = BackgroundTaskSimulator()
+        let uploader = NaiveUploader(backend: simulator)
+        uploader.start()
+        simulator.enterBackground()
+        simulator.advance(by: 20)
+        uploader.finishOnQueue()
+        _ = try await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 1)) }
+        simulator.advance(by: 20)
+        #expect(simulator.consoleMessages.isEmpty)
+    }
+
+    @Test(arguments: ["safe", "manager", "manager-coalesced"])
+    func aPackageTaskEndedOffTheMainThreadAsTimeRunsOutStaysClean(_ face: String) async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.ends)])
+        let manager =
+            face == "safe"
+            ? nil
+            : BackgroundTaskManager(
+                backend: simulator,
+                configuration: {
+                    var configuration = BackgroundTaskManager.Configuration()
+                    configuration.coalescesAssertions = face == "manager-coalesced"
+                    configuration.linger = 0
+                    return configuration
+                }()
+            )
+        let task = try manager?.beginTask("Upload") ?? SafeBackgroundTask.begin("Upload", backend: simulator)
+        simulator.enterBackground()
+        simulator.advance(by: 20)
+        let queue = DispatchQueue(label: "uploader")
+        queue.async { task.end() }
+        try await simulator.waitForHeldCalls(1)
+        let start = ContinuousClock.now
+        simulator.advance(by: 20)  // the handler comes while the end is held, and waits for it
+        #expect(ContinuousClock.now - start < .seconds(1))
+        try simulator.expectNoLeaks()
+        #expect(simulator.consoleMessages.isEmpty)
+        let ends = simulator.events.filter { if case .ended = $0 { true } else { false } }
+        #expect(ends.count == 1)
+    }
+
+    @Test func aHeldCallGoesOnWhenTheTestReleasesIt() async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.ends)])
+        let backend: any BackgroundTaskBackend = simulator
+        let identifier = backend.beginBackgroundTask(named: "Save", expirationHandler: nil)!
+        let thread = Thread { backend.endBackgroundTask(identifier) }
+        thread.start()
+        try await simulator.waitForHeldCalls(1)
+        #expect(simulator.outstanding.count == 1)
+        simulator.releaseHeldCalls()
+        #expect(try await waitForEvent(in: simulator) { $0 == .ended(identifier) })
+        #expect(simulator.outstanding.isEmpty)
+    }
+
+    @Test func aBeginHeldPastTheHandlersIsCoveredByNone() async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.begins)])
+        let backend: any BackgroundTaskBackend = simulator
+        simulator.enterBackground()
+        let keeper = SafeBackgroundTask.begin("Keeper", backend: simulator)  // main thread: not held
+        let late = Locked<BackgroundTaskIdentifier?>(nil)
+        let thread = Thread {
+            let identifier = backend.beginBackgroundTask(named: "Late", expirationHandler: nil)
+            late.withLock { $0 = identifier }
+        }
+        thread.start()
+        try await simulator.waitForHeldCalls(1)
+        simulator.advance(by: 26)  // the handlers come; the held begin lands after them, handlerless
+        #expect(try await waitForEvent(in: simulator) { if case .began(_, "Late") = $0 { true } else { false } })
+        #expect(keeper.state == .expired)
+        simulator.advance(by: 10)
+        let termination = try simulator.expectTermination(.watchdogTimeout, at: 30)
+        #expect(termination.heldAssertions.map(\.name) == ["Late"])
+    }
+
+    @Test func callsOnTheMainThreadAreNeverHeld() {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.beginsAndEnds)])
+        let task = SafeBackgroundTask.begin("Main", backend: simulator)
+        task.end()
+        #expect(simulator.heldCallCount == 0)
+        #expect(simulator.outstanding.isEmpty)
+    }
+}
