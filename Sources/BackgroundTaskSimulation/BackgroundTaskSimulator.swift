@@ -33,6 +33,8 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// Holds off-main calls under ``SimulatorFault/holdOffMainCalls(_:)``.
     let callGate = CallGate()
     let offMainHandlerTimeoutSetting = Locked<TimeInterval>(10)
+    /// The `performExpiringActivity` activities running.
+    let activities = SimulatedActivities()
 
     /// Creates a simulated app.
     ///
@@ -68,10 +70,20 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     ) -> BackgroundTaskIdentifier? {
         let ticket = holdIfFaulted(begin: true)
         defer { if let ticket { callGate.landed(ticket) } }
+        return systemBegin(named: name, callSite: callSite, expirationHandler: expirationHandler)
+    }
+
+    /// The simulated system's begin, whoever asks (the app, or an expiring activity).
+    func systemBegin(
+        named name: String?,
+        callSite: BackgroundTaskCallSite?,
+        expirationHandler: (@MainActor @Sendable () -> Void)?
+    ) -> BackgroundTaskIdentifier? {
         let outcome = state.withLock { state in
             let outcome = state.begin(name: name, handler: expirationHandler)
             if case .granted(let identifier, _) = outcome, let callSite {
                 state.outstanding[identifier.rawValue]?.callSite = callSite
+                state.history[identifier.rawValue]?.assertion.callSite = callSite
             }
             return outcome
         }

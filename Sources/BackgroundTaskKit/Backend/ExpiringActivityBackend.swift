@@ -46,7 +46,7 @@ public struct ExpiringActivityBackend<Performer: ExpiringActivityPerforming>: Ba
     public let grantTimeout: TimeInterval
 
     private let performer: UncheckedSendableBox<Performer>
-    private let registry = ExpiringActivityRegistry()
+    private let registry: ExpiringActivityRegistry
 
     /// Creates a backend over a performer, usually `ProcessInfo.processInfo`.
     ///
@@ -58,6 +58,7 @@ public struct ExpiringActivityBackend<Performer: ExpiringActivityPerforming>: Ba
     ///     2 seconds, only bounds how long a caller can be held up when it does not.
     public init(_ performer: Performer, grantTimeout: TimeInterval = 2) {
         self.performer = UncheckedSendableBox(performer)
+        self.registry = ExpiringActivityRegistry(mainActorHop: (performer as? any MainActorHopping)?.mainActorHop)
         self.grantTimeout = grantTimeout.isNaN ? 2 : max(grantTimeout, 0)
     }
 

@@ -46,6 +46,12 @@ final class ExpiringActivityRegistry: Sendable {
     }
 
     private let state = Locked(State())
+    /// How expiration handlers get onto the main actor; `nil`: `DispatchQueue.main`.
+    private let mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+
+    init(mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil) {
+        self.mainActorHop = mainActorHop
+    }
 
     /// Allocates an identifier and records a new activity waiting for its first invocation.
     ///
@@ -123,7 +129,7 @@ final class ExpiringActivityRegistry: Sendable {
             release(identifier)
             return
         }
-        DispatchQueue.main.async {
+        let run: @Sendable () -> Void = {
             MainActor.assumeIsolated {
                 // Ended meanwhile: the task is over, so its handler is not called.
                 guard self.isOutstanding(identifier) else { return }
@@ -131,6 +137,7 @@ final class ExpiringActivityRegistry: Sendable {
                 self.release(identifier)
             }
         }
+        if let mainActorHop { mainActorHop(run) } else { DispatchQueue.main.async(execute: run) }
     }
 }
 
