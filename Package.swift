@@ -29,6 +29,13 @@ let package = Package(
         .target(name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation"]),
         // The catalog of bug patterns, shared by `bgtask simulate` and the tests.
         .target(name: "BackgroundTaskScenarios", dependencies: ["BackgroundTaskKit", "BackgroundTaskSimulation"]),
+        // The randomized checker of the package's promise over the simulator (tests and `promise-check`).
+        .target(
+            name: "BackgroundTaskPromiseChecking",
+            dependencies: ["BackgroundTaskKit", "BackgroundTaskSimulation"]
+        ),
+        // `swift run -c release promise-check --steps 1000000`: the long run of the checker.
+        .executableTarget(name: "promise-check", dependencies: ["BackgroundTaskPromiseChecking"]),
         // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
         // and Objective-C. Depends on nothing, so other tools can embed it.
         .target(name: "BackgroundTaskAudit"),
@@ -49,7 +56,7 @@ let package = Package(
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"]),
         .testTarget(
             name: "BackgroundTaskSimulationTests",
-            dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskScenarios"]
+            dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskScenarios", "BackgroundTaskPromiseChecking"]
         ),
         .testTarget(name: "BGTaskCLITests", dependencies: ["BGTaskCLI"]),
         // The fixture corpus is sample code to scan, not code to compile.

@@ -55,18 +55,23 @@ extension BackgroundTaskSimulator {
             return
         }
         if state.withLock({ $0.spendInHandler(duration) }) { return }
+        settleOffMainHandlers()
         runPendingHandlers()
         let target = state.withLock { $0.now + duration }
         while true {
-            switch state.withLock({ $0.step(until: target) }) {
+            let heldCalls = callGate.heldCount > 0
+            switch state.withLock({ $0.step(until: target, heldCalls: heldCalls) }) {
             case .done:
                 return
             case .again:
                 continue
+            case .landHeldCalls:
+                callGate.releaseAllAndWaitUntilLanded(timeout: 2)
             case .expire(let calls):
                 runExpiry(calls)
             case .fire(let work):
                 work()
+                settleOffMainHandlers()
             }
         }
     }
@@ -87,6 +92,20 @@ extension BackgroundTaskSimulator {
     /// - Parameter duration: Seconds the handler takes.
     @MainActor public func spend(_ duration: TimeInterval) {
         advance(by: duration)
+    }
+
+    /// Handlers running off the main thread, and the work they sent to the main actor, finish before
+    /// the clock moves.
+    /// While the main thread waits for them, the time it spends on their behalf (their cleanups'
+    /// `spend(_:)`) is handler time, not time that moves the clock through due events.
+    @MainActor private func settleOffMainHandlers() {
+        guard mainThreadPump.hasPendingWork else { return }
+        state.withLock { $0.handlerContexts.append(HandlerContext()) }
+        let settled = mainThreadPump.settle(timeout: offMainHandlerTimeout)
+        state.withLock { state in
+            _ = state.handlerContexts.popLast()
+            if !settled { state.record(.misuse(.offMainHandlerDidNotReturn(nil))) }
+        }
     }
 
     // MARK: - App timers
@@ -138,9 +157,11 @@ extension BackgroundTaskSimulator {
     /// thread before a handler sent there starts, or beside a handler running on another thread, is
     /// not the handler's).
     func invokeOutsideExpiry(
-        _ handler: @escaping @MainActor @Sendable () -> Void, for identifier: BackgroundTaskIdentifier?
+        _ handler: @escaping @MainActor @Sendable () -> Void,
+        for identifier: BackgroundTaskIdentifier?,
+        faults: Set<SimulatorFault>? = nil
     ) {
-        invoke(handler, for: identifier, ownAccount: true)
+        invoke(handler, for: identifier, ownAccount: true, faults: faults)
     }
 
     /// How long, in real time, the main thread waits for a handler called off the main thread before
@@ -156,9 +177,10 @@ extension BackgroundTaskSimulator {
     private func invoke(
         _ handler: @escaping @MainActor @Sendable () -> Void,
         for identifier: BackgroundTaskIdentifier?,
-        ownAccount: Bool = false
+        ownAccount: Bool = false,
+        faults snapshot: Set<SimulatorFault>? = nil
     ) {
-        let faults = faults
+        let faults = snapshot ?? faults
         let call: @Sendable () -> Void = { [self] in
             let onMain = MainActorContext.isCurrent
             // On the main thread the handler's account opens when it starts, not when it was sent.
@@ -168,9 +190,9 @@ extension BackgroundTaskSimulator {
                 state.noteHandlerCalled(identifier)
                 state.record(.expirationHandlerCalled(identifier, onMainActor: onMain))
             }
-            if onMain { callGate.handlerRunning(true) }
+            callGate.handlerRunning(true)
             HandlerInvoker.call(handler)
-            if onMain { callGate.handlerRunning(false) }
+            callGate.handlerRunning(false)
             state.withLock { state in
                 state.record(.expirationHandlerReturned(identifier))
                 if opensAccount { _ = state.handlerContexts.popLast() }

@@ -43,7 +43,7 @@ extension BackgroundTaskSimulator {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while beginCount < count {
-            guard clock.now < deadline else {
+            guard clock.now < deadline || beginCount >= count else {
                 throw SimulatorExpectationFailure(
                     message: "Expected \(count) begin(s) within \(timeout), but \(beginCount) came",
                     log: log,

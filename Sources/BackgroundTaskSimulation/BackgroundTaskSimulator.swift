@@ -91,7 +91,17 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
         case .refused:
             return nil
         case .granted(let identifier, let handlerToCallNow):
-            if let handlerToCallNow {
+            guard let handlerToCallNow else { return identifier }
+            let faults = faults
+            if faults.contains(.handlerOffMainActor), MainActorContext.isCurrent {
+                // Called on another thread, the handler runs beside the begin, which returns without
+                // waiting for it (a begin that waited would deadlock with a handler that waits for it);
+                // the clock does not move until it has returned.
+                // The faults of the begin apply, whatever the test sets meanwhile.
+                mainThreadPump.startBackground { [self] in
+                    invokeOutsideExpiry(handlerToCallNow, for: identifier, faults: faults)
+                }
+            } else {
                 invokeOutsideExpiry(handlerToCallNow, for: identifier)
             }
             return identifier

@@ -18,8 +18,9 @@ final class CallGate: @unchecked Sendable {  // state only under `condition`
     /// Tickets released but not yet landed.
     private var inFlight: Set<Int> = []
     private var releasedUpTo = -1
-    /// When the expiration handler running on the main thread began, in real time.
+    /// When the expiration handlers running now (on any thread) began running, in real time.
     private var handlerRunningSince: Date?
+    private var handlersRunning = 0
 
     /// How many calls are held now.
     var heldCount: Int {
@@ -70,10 +71,12 @@ final class CallGate: @unchecked Sendable {  // state only under `condition`
         condition.unlock()
     }
 
-    /// An expiration handler started (`true`) or returned (`false`) on the main thread.
+    /// An expiration handler started (`true`) or returned (`false`), on any thread.
     func handlerRunning(_ running: Bool) {
         condition.lock()
-        handlerRunningSince = running ? Date() : nil
+        handlersRunning += running ? 1 : -1
+        if running, handlersRunning == 1 { handlerRunningSince = Date() }
+        if handlersRunning == 0 { handlerRunningSince = nil }
         condition.broadcast()
         condition.unlock()
     }

@@ -1,70 +1,126 @@
 import BackgroundTaskKit
 import Foundation
 
-/// Lets an expiration handler that the simulator calls off the main thread get work onto the main
-/// actor while the main thread waits for it.
+/// Gets work that expiration handlers running off the main thread send to the main actor onto the
+/// main thread, in a test whose main thread drives the simulator.
 ///
 /// On a device the system calls such a handler on a background thread and the main thread is free,
 /// so work the handler sends to the main actor runs at once. In a test the main thread is the one
-/// driving the simulator (`advance(by:)`), blocked until the handler returns, so
-/// `DispatchQueue.main` work could not run before the handler gave up on it. While the main thread
-/// waits for an off-main handler it runs, in order, the work sent through ``hop(_:)`` (which the
-/// package's engine uses, through its backend hooks); at any other time ``hop(_:)`` is
-/// `DispatchQueue.main.async`.
+/// driving the simulator: blocked in `advance(by:)` until the handler returns, or busy with the
+/// test's next line. So work sent through ``hop(_:)`` (the package's engine uses it through its
+/// backend hooks) is queued here and run on the main thread at the first of: the main thread waiting
+/// for an off-main handler (``wait(for:timeout:)``), the simulator settling before it moves the clock
+/// (``settle(timeout:)``), or the main queue's turn.
 ///
 /// Work a handler sends with `DispatchQueue.main` itself cannot run while the test's main thread
-/// waits: ``wait(for:timeout:)`` then gives up after `timeout` of real time.
+/// waits: the waits give up after their timeout of real time.
 final class MainThreadPump: @unchecked Sendable {  // state only under `condition`
     private let condition = NSCondition()
     private var work: [@Sendable () -> Void] = []
+    /// Handler threads the simulator started and does not wait for at once.
+    private var backgroundWork = 0
+    /// The main thread is inside ``wait(for:timeout:)`` or ``settle(timeout:)``.
     private var pumping = 0
 
-    /// Runs `body` on the main actor soon: on the waiting main thread while it pumps, else on the main
-    /// queue.
+    /// Whether hopped work or handler threads are pending.
+    var hasPendingWork: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !work.isEmpty || backgroundWork > 0
+    }
+
+    /// Runs `body` on the main actor soon (see above).
     func hop(_ body: @escaping @Sendable () -> Void) {
         condition.lock()
-        guard pumping > 0 else {
-            condition.unlock()
-            DispatchQueue.main.async(execute: body)
-            return
-        }
         work.append(body)
         condition.broadcast()
         condition.unlock()
+        DispatchQueue.main.async { self.drain() }
     }
 
-    /// Runs `body` on a new thread and, on the calling (main) thread, the work hopped to the main
-    /// actor meanwhile, until `body` returns or `timeout` seconds of real time pass. Returns whether
-    /// `body` returned in time.
-    func wait(for body: @escaping @Sendable () -> Void, timeout: TimeInterval) -> Bool {
-        let finished = Locked(false)
+    /// Runs `body` on a new thread that the simulator waits for before it next moves the clock.
+    func startBackground(_ body: @escaping @Sendable () -> Void) {
         condition.lock()
-        pumping += 1
+        backgroundWork += 1
         condition.unlock()
-        let thread = Thread { [condition] in
+        Thread { [self] in
             body()
             condition.lock()
-            finished.withLock { $0 = true }
+            backgroundWork -= 1
             condition.broadcast()
             condition.unlock()
         }
-        thread.start()
+        .start()
+    }
+
+    /// On the main thread: runs `body` on a new thread and, meanwhile, the work hopped to the main
+    /// actor, until `body` returns or `timeout` seconds of real time pass. Returns whether `body`
+    /// returned in time.
+    func wait(for body: @escaping @Sendable () -> Void, timeout: TimeInterval) -> Bool {
+        let finished = Locked(false)
+        startBackground {
+            body()
+            finished.withLock { $0 = true }
+        }
+        return pump(until: { finished.withLock { $0 } }, timeout: timeout)
+    }
+
+    /// On the main thread, before the clock moves: runs the hopped work and waits for the handler
+    /// threads started with ``startBackground(_:)``, at most `timeout` of real time. Does nothing when
+    /// already pumping (called from work the pump runs). Returns whether everything finished.
+    func settle(timeout: TimeInterval) -> Bool {
+        condition.lock()
+        let idle = work.isEmpty && backgroundWork == 0
+        let nested = pumping > 0
+        condition.unlock()
+        guard !idle, !nested else { return true }
+        return pump(until: { self.backgroundWork == 0 }, timeout: timeout, conditionHeld: true)
+    }
+
+    /// Runs the queued work on the main thread.
+    private func drain() {
+        condition.lock()
+        let batch = work
+        work.removeAll()
+        condition.unlock()
+        for item in batch { item() }
+    }
+
+    /// Runs hopped work until `done` holds (read under the lock when `conditionHeld`) or the timeout.
+    private func pump(until done: @escaping () -> Bool, timeout: TimeInterval, conditionHeld: Bool = false) -> Bool {
+        condition.lock()
+        pumping += 1
+        condition.unlock()
+        defer {
+            condition.lock()
+            pumping -= 1
+            condition.unlock()
+        }
         let deadline = Date(timeIntervalSinceNow: timeout)
-        var done = false
         while true {
             condition.lock()
-            while work.isEmpty, !finished.withLock({ $0 }) {
+            var finished = conditionHeld ? done() : false
+            if !conditionHeld {
+                condition.unlock()
+                finished = done()
+                condition.lock()
+            }
+            while work.isEmpty, !finished {
                 if !condition.wait(until: deadline) { break }
+                if conditionHeld {
+                    finished = done()
+                } else {
+                    condition.unlock()
+                    finished = done()
+                    condition.lock()
+                }
             }
             let batch = work
             work.removeAll()
-            done = finished.withLock { $0 }
-            let timedOut = !done && batch.isEmpty && Date() >= deadline
-            if done || timedOut { pumping -= 1 }
             condition.unlock()
             for item in batch { item() }
-            if done || timedOut { break }
+            if finished, batch.isEmpty { return true }
+            if batch.isEmpty, Date() >= deadline { return false }
         }
-        return done
     }
 }

@@ -26,6 +26,9 @@ public struct SimulatedAssertionHistory: Equatable, Sendable, CustomStringConver
 
     /// The assertion.
     public var assertion: SimulatedAssertion
+    /// Whether it has an expiration handler: `false` when the caller passed none, or when the system
+    /// gave it none (``SimulatorFault/noHandlerWhenLittleTimeLeft``).
+    public var hasExpirationHandler = true
     /// Virtual time at which the system called its expiration handler, if it did.
     public var expirationHandlerCalledAt: TimeInterval?
     /// How it ended.

@@ -28,8 +28,9 @@ public enum SimulatorFault: Hashable, Sendable {
     /// queue's `!= .invalid` check and its end; an end made "just as" time runs out).
     ///
     /// A held call goes on when the test calls ``BackgroundTaskSimulator/releaseHeldCalls()``, when the
-    /// handlers of the next expiry have returned (before the system looks at what is still held), or
-    /// when an expiration handler has been running on the main thread for 50 ms of real time (a
+    /// handlers of the next expiry have returned (before the system looks at what is still held), just
+    /// before the watchdog checks a handler's deadline or the end of the budget, or
+    /// when an expiration handler has been running for 50 ms of real time (a
     /// handler that waits for the call, as BackgroundTaskKit's do, lets it finish, as a real thread
     /// would). ``BackgroundTaskSimulator/waitForHeldCalls(_:timeout:)`` waits until calls are held.
     case holdOffMainCalls(HeldCallKinds)

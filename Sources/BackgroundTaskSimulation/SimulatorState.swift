@@ -120,6 +120,7 @@ struct SimulatorState {
         }
         outstanding[identifier.rawValue] = task
         history[identifier.rawValue] = SimulatedAssertionHistory(assertion: task.assertion, ending: .stillHeld)
+        history[identifier.rawValue]?.hasExpirationHandler = task.handler != nil
         record(.began(identifier, name: name))
         if outstanding.count > configuration.assertionLimit {
             terminate(.tooManyAssertions, reason: .assertionLimitExceeded)
@@ -224,10 +225,14 @@ struct SimulatorState {
         case fire(@Sendable () -> Void)
         /// Something was handled; ask again.
         case again
+        /// The watchdog is about to look (a handler's deadline, the end of the budget): let the calls
+        /// held off the main thread land first, then ask again.
+        case landHeldCalls
     }
 
-    /// Handles the next thing due no later than `target`, or moves the clock to `target`.
-    mutating func step(until target: TimeInterval) -> Step {
+    /// Handles the next thing due no later than `target`, or moves the clock to `target`. With
+    /// `heldCalls`, returns ``Step/landHeldCalls`` at a moment the watchdog checks, before checking.
+    mutating func step(until target: TimeInterval, heldCalls: Bool = false) -> Step {
         guard termination == nil else { return .done }
         if appState == .background, outstanding.isEmpty, target > now, !configuration.debuggerAttached {
             appState = .suspended
@@ -250,6 +255,8 @@ struct SimulatorState {
             return .done
         }
         moveClock(to: due)
+        let watchdogChecks = (deadline.map { $0 <= now } ?? false) || (budgetEnd.map { $0 <= now } ?? false)
+        if heldCalls, watchdogChecks { return .landHeldCalls }
         if let deadline, deadline <= now {
             for task in outstandingInOrder where task.endDeadline.map({ $0 <= now }) ?? false {
                 outstanding[task.identifier.rawValue]?.endDeadline = nil  // the watchdog acts once

@@ -1,0 +1,132 @@
+import BackgroundTaskKit
+import BackgroundTaskSimulation
+import Foundation
+
+/// The randomized checker of the package's promise: seeded sequences of app and system operations
+/// over the simulator, through every synchronous face and manager configuration, checked after every
+/// step; a violation is shrunk to a minimal sequence and printed as Swift code.
+///
+/// The promise checked (see `Documentation/PromiseChecker.md`): no termination but the unavoidable
+/// one (an assertion the system gave no handler, not ended by its owner in time); no "Can't end"
+/// message (the package never ends an assertion twice); no misuse of the system; each cleanup at
+/// most once; after everything is ended, every granted assertion ended exactly once; no step that
+/// hangs.
+@MainActor
+public enum PromiseChecker {
+    /// What a batch of runs did.
+    public struct Summary: Sendable {
+        /// Runs made.
+        public var runs = 0
+        /// Operations performed in all runs.
+        public var steps = 0
+        /// Runs an unavoidable termination ended early.
+        public var unavoidableTerminations = 0
+        /// The first violation, shrunk.
+        public var violation: PromiseViolation?
+
+        /// An empty summary.
+        public init() {}
+    }
+
+    /// Runs until `steps` operations have been performed (or a violation is found), in runs of
+    /// `stepsPerRun` operations, seeded from `seed`.
+    public static func check(steps: Int, stepsPerRun: Int = 60, seed: UInt64 = 1) -> Summary {
+        var summary = Summary()
+        var runSeed = seed
+        while summary.steps < steps {
+            let (operations, setup, outcome, stoppedEarly) = generateAndRun(seed: runSeed, steps: stepsPerRun)
+            summary.runs += 1
+            summary.steps += operations.count
+            if stoppedEarly { summary.unavoidableTerminations += 1 }
+            if let kind = outcome {
+                summary.violation = shrink(
+                    PromiseViolation(kind: kind, details: "", setup: setup, operations: operations, seed: runSeed))
+                return summary
+            }
+            runSeed &+= 1
+        }
+        return summary
+    }
+
+    /// Generates and runs one sequence; returns the operations performed and the violation, if any.
+    static func generateAndRun(
+        seed: UInt64,
+        steps: Int
+    ) -> (operations: [PromiseOperation], setup: PromiseSetup, violation: String?, stoppedEarly: Bool) {
+        var random = PromiseRandom(seed: seed)
+        let setup = PromiseSetup.random(using: &random)
+        var generator = PromiseGenerator(random: random, setup: setup)
+        let world = PromiseWorld(setup: setup)
+        var operations: [PromiseOperation] = []
+        for _ in 0..<steps {
+            let operation = generator.next()
+            operations.append(operation)
+            if let violation = perform(operation, in: world) { return (operations, setup, violation, false) }
+            if world.stopped { return (operations, setup, nil, true) }
+        }
+        return (operations, setup, world.finish(), world.stopped)
+    }
+
+    /// Runs `operations` from a fresh world; returns the violation, if any.
+    static func run(_ operations: [PromiseOperation], setup: PromiseSetup) -> String? {
+        let world = PromiseWorld(setup: setup)
+        for operation in operations {
+            if let violation = perform(operation, in: world) { return violation }
+            if world.stopped { return nil }
+        }
+        return world.finish()
+    }
+
+    private static func perform(_ operation: PromiseOperation, in world: PromiseWorld) -> String? {
+        let start = ContinuousClock.now
+        world.perform(operation)
+        if ProcessInfo.processInfo.environment["PROMISE_SLOW"] != nil, ContinuousClock.now - start > .milliseconds(20) {
+            print("slow (\(ContinuousClock.now - start)): \(operation) faults \(world.simulator.faults)")
+        }
+        if let violation = world.check() { return violation }
+        if ContinuousClock.now - start > .seconds(10) { return "a step took over 10 s of real time: \(operation)" }
+        return nil
+    }
+
+    /// Removes operations while the same kind of violation still happens (at most a few hundred
+    /// re-runs), then attaches the log of the minimal run.
+    static func shrink(_ violation: PromiseViolation) -> PromiseViolation {
+        var operations = violation.operations
+        var attempts = 0
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
+        var budgetLeft: Bool { attempts < 400 && ContinuousClock.now < deadline }
+        var chunk = max(operations.count / 2, 1)
+        while chunk >= 1, budgetLeft {
+            var index = 0
+            var removedAny = false
+            while index < operations.count, budgetLeft {
+                var candidate = operations
+                candidate.removeSubrange(index..<min(index + chunk, candidate.count))
+                attempts += 1
+                if run(candidate, setup: violation.setup) == violation.kind {
+                    operations = candidate
+                    removedAny = true
+                } else {
+                    index += chunk
+                }
+            }
+            if !removedAny { chunk /= 2 }
+        }
+        var shrunk = violation
+        shrunk.operations = operations
+        let world = PromiseWorld(setup: violation.setup)
+        for operation in operations { world.perform(operation) }
+        _ = world.finish()
+        shrunk.details = (["Simulator log of the shrunk run:"] + world.simulator.log.map { "  \($0)" })
+            .joined(separator: "\n")
+        return shrunk
+    }
+}
+
+extension PromiseChecker {
+    /// Runs the single run of `seed` `times` times and returns each outcome: whether a violation
+    /// reproduces (for investigating one).
+    public static func replay(seed: UInt64, steps: Int = 60, times: Int) -> [String?] {
+        (0..<times).map { _ in generateAndRun(seed: seed, steps: steps).violation }
+    }
+}

@@ -1,0 +1,257 @@
+import BackgroundTaskKit
+import BackgroundTaskSimulation
+import Foundation
+
+/// One run of the checker: a simulated app whose code begins and ends tasks through the package's
+/// faces as the operations say, checked after every step against the package's promise.
+@MainActor
+final class PromiseWorld {
+    /// A task a slot holds.
+    private enum Held {
+        case safe(SafeBackgroundTask)
+        case scoped(ScopedBox)
+    }
+
+    /// A scoped task, movable between threads.
+    private final class ScopedBox: @unchecked Sendable {  // touched by one thread at a time
+        var task: ScopedBackgroundTask?
+
+        init(_ task: consuming ScopedBackgroundTask) {
+            self.task = consume task
+        }
+
+        func end() {
+            task.take()?.end()
+        }
+    }
+
+    let setup: PromiseSetup
+    let simulator: BackgroundTaskSimulator
+    private let diagnostics: DiagnosingBackend
+    private let managers: [BackgroundTaskManager]
+    private var slots: [Held?] = Array(repeating: nil, count: PromiseOperation.slotCount)
+    private var cleanupCalls: [Int: Int] = [:]
+    private var nextTaskNumber = 0
+    private let threadsInFlight = Locked(0)
+    private var checkedLogCount = 0
+    /// An allowed termination ended the run.
+    private(set) var stopped = false
+
+    init(setup: PromiseSetup) {
+        self.setup = setup
+        let simulator = BackgroundTaskSimulator(configuration: setup.simulator, faults: setup.faults)
+        simulator.offMainHandlerTimeout = 5
+        let diagnostics = DiagnosingBackend(wrapping: simulator)
+        self.simulator = simulator
+        self.diagnostics = diagnostics
+        managers = setup.managers.enumerated().map { index, configuration in
+            let backend: any BackgroundTaskBackend = setup.managersOnDiagnostics[index] ? diagnostics : simulator
+            return BackgroundTaskManager(backend: backend, configuration: configuration)
+        }
+    }
+
+    // MARK: - Steps
+
+    /// Whether app code can run now.
+    private var appRuns: Bool {
+        simulator.appState == .foreground || simulator.appState == .background
+    }
+
+    /// Performs one operation (nothing when it cannot apply).
+    func perform(_ operation: PromiseOperation) {
+        guard !stopped else { return }
+        switch operation {
+        case .enterBackground:
+            if simulator.appState == .foreground { simulator.enterBackground() }
+        case .enterForeground:
+            if simulator.appState == .background || simulator.appState == .suspended { simulator.enterForeground() }
+        case .resumeInBackground:
+            if simulator.appState == .suspended { simulator.resumeInBackground() }
+        case .advance(let seconds):
+            if simulator.termination == nil { simulator.advance(by: seconds) }
+        case .begin(let slot, let face, let cleanup):
+            guard appRuns, slots[slot] == nil else { return }
+            slots[slot] = begin(face, cleanup: cleanup)
+        case .end(let slot):
+            guard appRuns, let held = take(slot) else { return }
+            end(held)
+        case .endTwice(let slot):
+            guard appRuns, let held = take(slot) else { return }
+            end(held)
+            if case .safe(let task) = held { task.end() }
+        case .endOffMain(let slot):
+            guard appRuns, let held = take(slot) else { return }
+            threadsInFlight.withLock { $0 += 1 }
+            let box = UncheckedBox(held)
+            let heldBefore = simulator.heldCallCount
+            Thread { [threadsInFlight] in
+                Self.endAnywhere(box.value)
+                threadsInFlight.withLock { $0 -= 1 }
+            }
+            .start()
+            // Under `.holdOffMainCalls(.ends)`, the end is at the gate before the next step (unless it
+            // reaches no system end at all: a task already over).
+            if simulator.faults.contains(.holdOffMainCalls(.ends)) {
+                let deadline = Date(timeIntervalSinceNow: 0.05)
+                while simulator.heldCallCount == heldBefore, threadsInFlight.withLock({ $0 }) > 0, Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.0002)
+                }
+            }
+        case .drop(let slot):
+            guard appRuns else { return }
+            _ = take(slot)
+        case .endAll(let manager):
+            guard appRuns, manager < managers.count else { return }
+            managers[manager].endAll()
+        case .withTask(let diagnosing, let bodyAdvance):
+            guard appRuns else { return }
+            let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
+            withBackgroundTask("with", backend: backend) { simulator.advance(by: bodyAdvance) }
+        case .setFaults(let faults):
+            simulator.faults = faults
+        case .releaseHeldCalls:
+            simulator.releaseHeldCalls()
+        }
+    }
+
+    private func take(_ slot: Int) -> Held? {
+        defer { slots[slot] = nil }
+        return slots[slot]
+    }
+
+    private func end(_ held: Held) {
+        Self.endAnywhere(held)
+    }
+
+    private nonisolated static func endAnywhere(_ held: Held) {
+        switch held {
+        case .safe(let task): task.end()
+        case .scoped(let box): box.end()
+        }
+    }
+
+    private func begin(_ face: PromiseOperation.Face, cleanup: PromiseOperation.Cleanup) -> Held? {
+        let number = nextTaskNumber
+        nextTaskNumber += 1
+        let onExpiration: @MainActor @Sendable () -> Void = { [weak self] in self?.cleanupRan(number, cleanup) }
+        switch face {
+        case .safe(let diagnosing):
+            let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
+            return .safe(SafeBackgroundTask.begin("task \(number)", backend: backend, onExpiration: onExpiration))
+        case .scoped(let diagnosing):
+            let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
+            return .scoped(
+                ScopedBox(ScopedBackgroundTask("task \(number)", backend: backend, onExpiration: onExpiration)))
+        case .manager(let index):
+            guard index < managers.count else { return nil }
+            return (try? managers[index].beginTask("task \(number)", onExpiration: onExpiration)).map(Held.safe)
+        }
+    }
+
+    private func cleanupRan(_ number: Int, _ cleanup: PromiseOperation.Cleanup) {
+        cleanupCalls[number, default: 0] += 1
+        switch cleanup {
+        case .none:
+            break
+        case .spend:
+            simulator.spend(0.1)
+        case .beginAndEndAnother:
+            SafeBackgroundTask.begin("cleanup of task \(number)", backend: simulator).end()
+        case .endSlot(let slot):
+            if let held = take(slot) { end(held) }
+        case .endAll(let manager):
+            if manager < managers.count { managers[manager].endAll() }
+        }
+    }
+
+    // MARK: - Checks
+
+    /// The first broken promise in what happened since the last check, if any.
+    func check() -> String? {
+        let log = simulator.log
+        defer { checkedLogCount = log.count }
+        for entry in log.dropFirst(checkedLogCount) {
+            switch entry.event {
+            case .console(.cannotEndTask(let identifier)):
+                return "the system got a second end of \(identifier) (\"Can't end BackgroundTask\")"
+            case .terminated(let termination):
+                guard isUnavoidable(termination) else {
+                    return "terminated \(termination.code) (\(termination.reason))"
+                }
+                stopped = true
+            case .terminationPreventedByDebugger(let termination):
+                guard isUnavoidable(termination) else {
+                    return "would have been terminated \(termination.code) (\(termination.reason))"
+                }
+            case .misuse(let misuse):
+                return "misuse: \(misuse)"
+            default:
+                continue
+            }
+        }
+        if let (task, calls) = cleanupCalls.first(where: { $0.value > 1 }) {
+            return "the cleanup of task \(task) ran \(calls) times"
+        }
+        return nil
+    }
+
+    /// The one termination the package cannot prevent: an assertion that the system gave no handler
+    /// (`.noHandlerWhenLittleTimeLeft`: begun with under 5 s left) and that its owner did not end in time.
+    private func isUnavoidable(_ termination: SimulatedTermination) -> Bool {
+        guard termination.reason == .assertionsHeldAfterExpiration, !termination.heldAssertions.isEmpty else {
+            return false
+        }
+        let history = simulator.assertionHistory
+        return termination.heldAssertions.allSatisfy { held in
+            history.first { $0.assertion.identifier == held.identifier }?.hasExpirationHandler == false
+        }
+    }
+
+    /// Ends everything the app still holds and lets timers run, then checks that each assertion was
+    /// ended exactly once.
+    func finish() -> String? {
+        // No more holding; a thread that read the fault before this may still reach the gate.
+        simulator.faults.remove(.holdOffMainCalls(.ends))
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while threadsInFlight.withLock({ $0 }) > 0 {
+            guard Date() < deadline else { return "an end made on another thread never returned" }
+            simulator.releaseHeldCalls()
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        if let violation = check() { return violation }
+        guard simulator.termination == nil else { return nil }
+        if simulator.appState == .suspended { simulator.enterForeground() }
+        for slot in slots.indices {
+            if let held = take(slot) { end(held) }
+        }
+        for manager in managers { manager.endAll() }
+        simulator.advance(by: 15)
+        if let violation = check() { return violation }
+        guard simulator.termination == nil else { return nil }
+        if let held = simulator.outstanding.first {
+            return "an assertion is still held after everything was ended: \(held)"
+        }
+        var ends: [BackgroundTaskIdentifier: Int] = [:]
+        var begun: [BackgroundTaskIdentifier] = []
+        for event in simulator.events {
+            switch event {
+            case .began(let identifier, _): begun.append(identifier)
+            case .ended(let identifier): ends[identifier, default: 0] += 1
+            default: continue
+            }
+        }
+        if let identifier = begun.first(where: { ends[$0] != 1 }) {
+            return "assertion \(identifier) was ended \(ends[identifier] ?? 0) times"
+        }
+        return nil
+    }
+}
+
+/// Moves a value to another thread that alone uses it from then on.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
