@@ -14,10 +14,10 @@ public struct RawBackend: Sendable {
     public let diagnostics: DiagnosingBackend
     private let simulator: BackgroundTaskSimulator
 
-    /// Wraps `simulator` in a new ``DiagnosingBackend``.
-    public init(_ simulator: BackgroundTaskSimulator) {
+    /// Wraps `simulator` (or `backend`, a backend over it) in a new ``DiagnosingBackend``.
+    public init(_ simulator: BackgroundTaskSimulator, through backend: (any BackgroundTaskBackend)? = nil) {
         self.simulator = simulator
-        diagnostics = DiagnosingBackend(wrapping: simulator)
+        diagnostics = DiagnosingBackend(wrapping: backend ?? simulator)
     }
 
     /// `beginBackgroundTask(withName:expirationHandler:)`, recording where it was called.

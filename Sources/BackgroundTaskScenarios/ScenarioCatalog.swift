@@ -11,6 +11,9 @@ public enum ScenarioCatalog {
         .tooManyTasks,
         .slowHandler,
         .foregroundUpload,
+        .checkThenEndRace,
+        .debuggerRun,
+        .extensionActivity,
     ]
 
     /// The scenario with this ``Scenario/id``, if any.

@@ -40,7 +40,7 @@ extension ScenarioRunner {
     @MainActor
     public static func explain(_ scenario: Scenario) async -> ScenarioExplanation? {
         guard let naiveFlow = scenario.naiveFlow else { return nil }
-        let simulator = BackgroundTaskSimulator()
+        let simulator = BackgroundTaskSimulator(configuration: scenario.configuration, faults: scenario.faults)
         let backend = RawBackend(simulator)
         let events = Locked<[BackgroundTaskEvent]>([])
         backend.diagnostics.addObserver { event in

@@ -16,15 +16,16 @@ public enum ScenarioRunner {
     /// - Parameters:
     ///   - variant: The variant to run.
     ///   - scenario: The scenario it belongs to.
-    ///   - configuration: The simulated policy; the iOS defaults unless given.
+    ///   - configuration: The simulated policy; the scenario's unless given.
     /// - Returns: The result and the simulator, whose log tells the whole story.
     @MainActor
     public static func run(
         _ variant: ScenarioVariant,
         of scenario: Scenario,
-        configuration: SimulatorConfiguration = SimulatorConfiguration()
+        configuration: SimulatorConfiguration? = nil
     ) async -> (result: ScenarioResult, simulator: BackgroundTaskSimulator) {
-        let simulator = BackgroundTaskSimulator(configuration: configuration)
+        let simulator = BackgroundTaskSimulator(
+            configuration: configuration ?? scenario.configuration, faults: scenario.faults)
         await variant.body(simulator)
         settle(simulator)
         return (result(of: simulator, scenario: scenario.id, variant: variant.name), simulator)
@@ -66,9 +67,12 @@ public enum ScenarioRunner {
         let lastEnd = simulator.log.last { entry in
             if case .ended = entry.event { true } else { false }
         }
-        let warned = simulator.consoleMessages.contains { message in
-            if case .taskCreatedTooLongAgo = message { true } else { false }
-        }
+        // Any console warning of iOS's, or a termination only the debugger prevented.
+        let warned =
+            !simulator.consoleMessages.isEmpty
+            || simulator.events.contains { event in
+                if case .terminationPreventedByDebugger = event { true } else { false }
+            }
         return ScenarioResult(
             scenario: scenario,
             variant: variant,

@@ -16,18 +16,25 @@ private let expectedNaiveOutcomes:
             ("double-end", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
             ("too-many-tasks", .tooManyAssertions, .assertionLimitExceeded, 0),
             ("slow-handler", .watchdogTimeout, .expirationHandlersTookTooLong, 31),  // handlers at 26 s + 5 s
+            ("extension-activity", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
         ]
 
 /// Scenarios whose naive flow iOS warns about instead of terminating, with the variants that escape
 /// the warning.
 private let expectedWarnings: [String: Set<String>] = [
-    "foreground-upload": ["manager-coalesced", "manager-lazy"]
+    "foreground-upload": ["manager-coalesced", "manager-lazy"],
+    "check-then-end-race": Set(ScenarioVariant.correctVariantNames),
+    "debugger-run": Set(ScenarioVariant.correctVariantNames),
 ]
 
 @MainActor
 struct ScenarioCatalogTests {
     @Test func theCatalogCoversEveryExpectedScenarioOnce() {
-        #expect(ScenarioCatalog.all.map(\.id) == expectedNaiveOutcomes.map(\.scenario) + ["foreground-upload"])
+        #expect(
+            Set(ScenarioCatalog.all.map(\.id))
+                == Set(expectedNaiveOutcomes.map(\.scenario)).union(expectedWarnings.keys)
+        )
+        #expect(ScenarioCatalog.all.count == expectedNaiveOutcomes.count + expectedWarnings.count)
         for scenario in ScenarioCatalog.all {
             #expect(
                 scenario.variants.map(\.name) == [
@@ -110,6 +117,33 @@ struct ScenarioCatalogTests {
         let (_, simulator) = try await runNaive("too-many-tasks")
         #expect(simulator.termination?.heldAssertions.count == 1001)
         #expect(!simulator.events.contains(.appStateChanged(.background)))
+    }
+
+    @Test func theCheckThenEndRacePrintsIOSsCantEndMessage() async throws {
+        let (result, simulator) = try await runNaive("check-then-end-race")
+        #expect(result.outcome == .warned)
+        #expect(simulator.consoleMessages == [.cannotEndTask(id(1))])
+        #expect(simulator.termination == nil)
+    }
+
+    @Test func underTheDebuggerTheLeakOnlyWarns() async throws {
+        let (result, simulator) = try await runNaive("debugger-run")
+        #expect(result.outcome == .warned)
+        #expect(simulator.termination == nil)
+        #expect(
+            simulator.events.contains { event in
+                if case .terminationPreventedByDebugger(let termination) = event {
+                    termination.code == .watchdogTimeout && termination.time == 30
+                } else {
+                    false
+                }
+            }
+        )
+    }
+
+    @Test func theExtensionThatIgnoresExpiryIsKilledHoldingItsActivity() async throws {
+        let (_, simulator) = try await runNaive("extension-activity")
+        #expect(simulator.termination?.heldAssertions.map(\.name) == ["Save shared photo"])
     }
 
     private func runNaive(_ id: String) async throws -> (ScenarioResult, BackgroundTaskSimulator) {

@@ -1,5 +1,6 @@
 import BackgroundTaskKit
 import BackgroundTaskSimulation
+import Foundation
 
 /// Begins background tasks one particular way (raw calls written correctly, or one of the faces), so
 /// that a scenario's correct flow is written once and run with every face.
@@ -21,6 +22,17 @@ extension TaskStarter {
 public protocol RunningTask: AnyObject {
     /// Ends the task; calling it again does nothing.
     func end() async
+
+    /// Ends the task from another thread (a completion on a queue of the app's), not waiting for it;
+    /// faces that can only end where they began end here, on the main actor.
+    func endFromAnotherThread() async
+}
+
+extension RunningTask {
+    /// Ends on the main actor: the hand-written wrapper and the closure face end where they began.
+    public func endFromAnotherThread() async {
+        await end()
+    }
 }
 
 /// The raw calls written correctly: ``HandWrittenTask``.
@@ -73,6 +85,10 @@ private final class SafeRunningTask: RunningTask {
     func end() async {
         task.end()
     }
+
+    func endFromAnotherThread() async {
+        Thread { [task] in task.end() }.start()
+    }
 }
 
 /// A task the manager refused: there is nothing to end.
@@ -99,6 +115,25 @@ private final class ScopedRunningTask: RunningTask {
     }
 
     func end() async {
+        task.take()?.end()
+    }
+
+    func endFromAnotherThread() async {
+        guard let task = task.take() else { return }
+        let box = ScopedTaskBox(task)
+        Thread { box.end() }.start()
+    }
+}
+
+/// A scoped task handed to another thread, which alone uses it from then on.
+private final class ScopedTaskBox: @unchecked Sendable {
+    private var task: ScopedBackgroundTask?
+
+    init(_ task: consuming ScopedBackgroundTask) {
+        self.task = consume task
+    }
+
+    func end() {
         task.take()?.end()
     }
 }

@@ -22,7 +22,12 @@ private func sourceLine(of callSite: BackgroundTaskCallSite) throws -> String {
 
 @MainActor
 struct ScenarioExplanationTests {
-    @Test(arguments: ScenarioCatalog.all.map(\.id).filter { $0 != "foreground-upload" })  // warned, not killed
+    /// Warned scenarios are not killed; the extension's naive flow calls `ProcessInfo` directly, not a
+    /// backend the diagnostics wrap.
+    @Test(
+        arguments: ScenarioCatalog.all.map(\.id).filter {
+            !["foreground-upload", "check-then-end-race", "debugger-run", "extension-activity"].contains($0)
+        })
     func theExplanationPointsAtTheLineThatBeganTheLeakedAssertion(id: String) async throws {
         let scenario = try #require(ScenarioCatalog.scenario(withID: id))
         let explanation = try #require(await ScenarioRunner.explain(scenario))
