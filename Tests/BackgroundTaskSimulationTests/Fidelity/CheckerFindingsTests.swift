@@ -1,0 +1,81 @@
+import BackgroundTaskKitTesting
+import Foundation
+import Testing
+
+/// Regression tests for what the randomized checker found in the simulator (see
+/// `Documentation/PromiseChecker.md`), each placed deterministically.
+@MainActor
+struct CheckerFindingsTests {
+    /// A begin on the main thread under both faults used to wait for a handler that waited for it.
+    @Test(arguments: ["safe", "manager-coalesced"])
+    func aBeginWhoseHandlerRunsOffTheMainThreadReturnsAtOnceAndEndsCleanly(_ face: String) throws {
+        let simulator = BackgroundTaskSimulator(faults: [.handlerBeforeBeginReturns, .handlerOffMainActor])
+        var cleanedUp = false
+        let manager = BackgroundTaskManager(backend: simulator)
+        let start = ContinuousClock.now
+        let task =
+            face == "safe"
+            ? SafeBackgroundTask.begin("Early", backend: simulator, onExpiration: { cleanedUp = true })
+            : try manager.beginTask("Early", onExpiration: { cleanedUp = true })
+        #expect(ContinuousClock.now - start < .milliseconds(500))
+        simulator.faults = []  // the begin's faults still apply to its handler
+        simulator.advance(by: 10)
+        #expect(cleanedUp)
+        #expect(task.state == .expired)
+        #expect(simulator.termination == nil)
+        #expect(
+            simulator.events.contains(
+                .expirationHandlerCalled(BackgroundTaskIdentifier(rawValue: 1), onMainActor: false)))
+        try simulator.expectNoLeaks()
+    }
+
+    /// The time a cleanup spends for a handler running off the main thread is handler time: it does
+    /// not carry the clock through the end of the budget while the handler still holds its task.
+    @Test func aCleanupsTimeForAnOffMainHandlerIsHandlerTime() throws {
+        let simulator = BackgroundTaskSimulator()
+        let backend: any BackgroundTaskBackend = simulator
+        simulator.enterBackground()
+        let keeper = try #require(backend.beginBackgroundTask(named: "Keeper") {})  // awake through the lead
+        simulator.advance(by: 29.95)  // the handlers came at 26 s; 0.05 s of budget left
+        simulator.faults = [.handlerBeforeBeginReturns, .handlerOffMainActor]
+        let late = SafeBackgroundTask.begin("Late", backend: simulator, onExpiration: { simulator.spend(0.1) })
+        backend.endBackgroundTask(keeper)
+        simulator.advance(by: 1)  // the cleanup's 0.1 s passes the budget's end inside the handler
+        #expect(late.state == .expired)
+        #expect(simulator.termination == nil)
+        try simulator.expectNoLeaks()
+    }
+
+    /// A renewal timer that fires inside `advance(by:)` and starts a handler off the main thread: the
+    /// clock waits for that handler before it reaches the handler's deadline.
+    @Test func aHandlerStartedByATimerInsideAdvanceFinishesBeforeTheClockMovesOn() throws {
+        let simulator = BackgroundTaskSimulator()
+        var configuration = BackgroundTaskManager.Configuration()
+        configuration.sharedAssertionRenewalAge = 6
+        let manager = BackgroundTaskManager(
+            backend: simulator,
+            configuration: configuration,
+            schedule: { delay, work in simulator.schedule(after: delay, work) }
+        )
+        let task = try manager.beginTask("Long")
+        simulator.faults = [.handlerBeforeBeginReturns, .handlerOffMainActor]
+        simulator.advance(by: 15)  // the renewal at 6 s begins a fresh assertion whose handler comes at once
+        #expect(simulator.termination == nil)
+        #expect(task.state == .expired)
+        try simulator.expectNoLeaks()
+    }
+
+    /// An end held by `.holdOffMainCalls` lands before the watchdog checks a handler's deadline.
+    @Test func aHeldEndLandsBeforeTheWatchdogChecksTheDeadline() async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.ends)])
+        let backend: any BackgroundTaskBackend = simulator
+        simulator.faults.insert(.handlerBeforeBeginReturns)
+        let identifier = try #require(backend.beginBackgroundTask(named: "Handled at once") {})  // 5 s to end it
+        let thread = Thread { backend.endBackgroundTask(identifier) }
+        thread.start()
+        try await simulator.waitForHeldCalls(1)
+        simulator.advance(by: 10)  // the deadline at 5 s: the held end lands first
+        #expect(simulator.termination == nil)
+        #expect(simulator.outstanding.isEmpty)
+    }
+}
