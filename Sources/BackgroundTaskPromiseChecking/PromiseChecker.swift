@@ -30,16 +30,16 @@ public enum PromiseChecker {
 
     /// Runs until `steps` operations have been performed (or a violation is found), in runs of
     /// `stepsPerRun` operations, seeded from `seed`.
-    public static func check(steps: Int, stepsPerRun: Int = 60, seed: UInt64 = 1) -> Summary {
+    public static func check(steps: Int, stepsPerRun: Int = 60, seed: UInt64 = 1) async -> Summary {
         var summary = Summary()
         var runSeed = seed
         while summary.steps < steps {
-            let (operations, setup, outcome, stoppedEarly) = generateAndRun(seed: runSeed, steps: stepsPerRun)
+            let (operations, setup, outcome, stoppedEarly) = await generateAndRun(seed: runSeed, steps: stepsPerRun)
             summary.runs += 1
             summary.steps += operations.count
             if stoppedEarly { summary.unavoidableTerminations += 1 }
             if let kind = outcome {
-                summary.violation = shrink(
+                summary.violation = await shrink(
                     PromiseViolation(kind: kind, details: "", setup: setup, operations: operations, seed: runSeed))
                 return summary
             }
@@ -52,7 +52,7 @@ public enum PromiseChecker {
     static func generateAndRun(
         seed: UInt64,
         steps: Int
-    ) -> (operations: [PromiseOperation], setup: PromiseSetup, violation: String?, stoppedEarly: Bool) {
+    ) async -> (operations: [PromiseOperation], setup: PromiseSetup, violation: String?, stoppedEarly: Bool) {
         var random = PromiseRandom(seed: seed)
         let setup = PromiseSetup.random(using: &random)
         var generator = PromiseGenerator(random: random, setup: setup)
@@ -61,25 +61,25 @@ public enum PromiseChecker {
         for _ in 0..<steps {
             let operation = generator.next()
             operations.append(operation)
-            if let violation = perform(operation, in: world) { return (operations, setup, violation, false) }
+            if let violation = await perform(operation, in: world) { return (operations, setup, violation, false) }
             if world.stopped { return (operations, setup, nil, true) }
         }
-        return (operations, setup, world.finish(), world.stopped)
+        return (operations, setup, await world.finish(), world.stopped)
     }
 
     /// Runs `operations` from a fresh world; returns the violation, if any.
-    static func run(_ operations: [PromiseOperation], setup: PromiseSetup) -> String? {
+    static func run(_ operations: [PromiseOperation], setup: PromiseSetup) async -> String? {
         let world = PromiseWorld(setup: setup)
         for operation in operations {
-            if let violation = perform(operation, in: world) { return violation }
+            if let violation = await perform(operation, in: world) { return violation }
             if world.stopped { return nil }
         }
-        return world.finish()
+        return await world.finish()
     }
 
-    private static func perform(_ operation: PromiseOperation, in world: PromiseWorld) -> String? {
+    private static func perform(_ operation: PromiseOperation, in world: PromiseWorld) async -> String? {
         let start = ContinuousClock.now
-        world.perform(operation)
+        await world.perform(operation)
         if ProcessInfo.processInfo.environment["PROMISE_SLOW"] != nil, ContinuousClock.now - start > .milliseconds(20) {
             print("slow (\(ContinuousClock.now - start)): \(operation) faults \(world.simulator.faults)")
         }
@@ -90,7 +90,7 @@ public enum PromiseChecker {
 
     /// Removes operations while the same kind of violation still happens (at most a few hundred
     /// re-runs), then attaches the log of the minimal run.
-    static func shrink(_ violation: PromiseViolation) -> PromiseViolation {
+    static func shrink(_ violation: PromiseViolation) async -> PromiseViolation {
         var operations = violation.operations
         var attempts = 0
         let deadline = ContinuousClock.now.advanced(by: .seconds(120))
@@ -103,7 +103,7 @@ public enum PromiseChecker {
                 var candidate = operations
                 candidate.removeSubrange(index..<min(index + chunk, candidate.count))
                 attempts += 1
-                if run(candidate, setup: violation.setup) == violation.kind {
+                if await run(candidate, setup: violation.setup) == violation.kind {
                     operations = candidate
                     removedAny = true
                 } else {
@@ -115,8 +115,8 @@ public enum PromiseChecker {
         var shrunk = violation
         shrunk.operations = operations
         let world = PromiseWorld(setup: violation.setup)
-        for operation in operations { world.perform(operation) }
-        _ = world.finish()
+        for operation in operations { await world.perform(operation) }
+        _ = await world.finish()
         shrunk.details = (["Simulator log of the shrunk run:"] + world.simulator.log.map { "  \($0)" })
             .joined(separator: "\n")
         return shrunk
@@ -126,7 +126,9 @@ public enum PromiseChecker {
 extension PromiseChecker {
     /// Runs the single run of `seed` `times` times and returns each outcome: whether a violation
     /// reproduces (for investigating one).
-    public static func replay(seed: UInt64, steps: Int = 60, times: Int) -> [String?] {
-        (0..<times).map { _ in generateAndRun(seed: seed, steps: steps).violation }
+    public static func replay(seed: UInt64, steps: Int = 60, times: Int) async -> [String?] {
+        var outcomes: [String?] = []
+        for _ in 0..<times { outcomes.append(await generateAndRun(seed: seed, steps: steps).violation) }
+        return outcomes
     }
 }

@@ -20,7 +20,9 @@ struct PromiseGenerator {
         case 70..<78: return .endOffMain(slot: slot)
         case 78..<83: return .drop(slot: slot)
         case 83..<86: return .endAll(manager: Int.random(in: 0..<max(setup.managers.count, 1), using: &random))
-        case 86..<92: return .withTask(diagnosing: random.chance(1, in: 3), bodyAdvance: random.pick([0, 1, 5, 30]))
+        case 86..<89: return .withTask(diagnosing: random.chance(1, in: 3), bodyAdvance: random.pick([0, 1, 5, 30]))
+        case 89..<92:
+            return .withTaskAsync(diagnosing: random.chance(1, in: 3), bodyAdvance: random.pick([0, 1, 5, 30]))
         case 92..<95: return .releaseHeldCalls
         default: return .setFaults(PromiseOperation.randomFaults(using: &random))
         }

@@ -48,6 +48,8 @@ public enum PromiseOperation: Sendable, Equatable {
     case endAll(manager: Int)
     /// `withBackgroundTask` whose synchronous body moves the clock.
     case withTask(diagnosing: Bool, bodyAdvance: Double)
+    /// The async `withBackgroundTask` whose body moves the clock, then suspends once.
+    case withTaskAsync(diagnosing: Bool, bodyAdvance: Double)
     /// Replaces the injected faults.
     case setFaults(Set<SimulatorFault>)
     /// Lets calls held by `.holdOffMainCalls` go on.

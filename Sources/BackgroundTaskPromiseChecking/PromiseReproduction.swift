@@ -6,7 +6,7 @@ enum PromiseReproduction {
     static func swiftCode(setup: PromiseSetup, operations: [PromiseOperation], failure: String) -> String {
         var lines = [
             "// \(failure)",
-            "@MainActor @Test func reproduction() throws {",
+            "@MainActor @Test func reproduction() async throws {",
         ]
         var body = setup.swiftCode()
         body.append("var tasks: [Int: SafeBackgroundTask] = [:]")
@@ -69,6 +69,11 @@ enum PromiseReproduction {
             return [
                 "withBackgroundTask(\"with\", backend: \(diagnosing ? "diagnostics" : "simulator")) "
                     + "{ simulator.advance(by: \(bodyAdvance)) }"
+            ]
+        case .withTaskAsync(let diagnosing, let bodyAdvance):
+            return [
+                "await withBackgroundTask(\"with async\", backend: \(diagnosing ? "diagnostics" : "simulator")) "
+                    + "{ simulator.advance(by: \(bodyAdvance)); await Task.yield() }"
             ]
         case .setFaults(let faults):
             return [

@@ -58,7 +58,7 @@ final class PromiseWorld {
     }
 
     /// Performs one operation (nothing when it cannot apply).
-    func perform(_ operation: PromiseOperation) {
+    func perform(_ operation: PromiseOperation) async {
         guard !stopped else { return }
         switch operation {
         case .enterBackground:
@@ -94,7 +94,7 @@ final class PromiseWorld {
             if simulator.faults.contains(.holdOffMainCalls(.ends)) {
                 let deadline = Date(timeIntervalSinceNow: 0.05)
                 while simulator.heldCallCount == heldBefore, threadsInFlight.withLock({ $0 }) > 0, Date() < deadline {
-                    Thread.sleep(forTimeInterval: 0.0002)
+                    usleep(200)  // a blocking wait: the other thread needs no main actor
                 }
             }
         case .drop(let slot):
@@ -107,6 +107,18 @@ final class PromiseWorld {
             guard appRuns else { return }
             let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
             withBackgroundTask("with", backend: backend) { simulator.advance(by: bodyAdvance) }
+        case .withTaskAsync(let diagnosing, let bodyAdvance):
+            guard appRuns else { return }
+            let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
+            // In a task of its own: an expiry cancels the body's task, which must not be the caller's.
+            let simulator = simulator
+            await Task { @MainActor in
+                await withBackgroundTask("with async", backend: backend) {
+                    simulator.advance(by: bodyAdvance)
+                    await Task.yield()
+                }
+            }
+            .value
         case .setFaults(let faults):
             simulator.faults = faults
         case .releaseHeldCalls:
@@ -209,14 +221,14 @@ final class PromiseWorld {
 
     /// Ends everything the app still holds and lets timers run, then checks that each assertion was
     /// ended exactly once.
-    func finish() -> String? {
+    func finish() async -> String? {
         // No more holding; a thread that read the fault before this may still reach the gate.
         simulator.faults.remove(.holdOffMainCalls(.ends))
         let deadline = Date(timeIntervalSinceNow: 5)
         while threadsInFlight.withLock({ $0 }) > 0 {
             guard Date() < deadline else { return "an end made on another thread never returned" }
             simulator.releaseHeldCalls()
-            Thread.sleep(forTimeInterval: 0.001)
+            usleep(1_000)
         }
         if let violation = check() { return violation }
         guard simulator.termination == nil else { return nil }

@@ -62,10 +62,17 @@ extension BackgroundTaskSimulator: ExpiringActivityPerforming, MainActorHopping 
     /// The assertion's expiration handler: calls the block with `true` on another thread, and waits
     /// (in real time) for it and for the first invocation to return, so that the system looks at the
     /// assertion only once the app had its chance to end the activity.
-    @MainActor private func expire(_ activity: SimulatedActivity, block: @escaping @Sendable (Bool) -> Void) {
+    /// (Called on the main thread, or off it under ``SimulatorFault/handlerOffMainActor``.)
+    private nonisolated func expire(_ activity: SimulatedActivity, block: @escaping @Sendable (Bool) -> Void) {
         guard !activity.hasReturned else { return }
         let timeout = offMainHandlerTimeout
         let grace = min(SimulatedActivity.returnGrace, timeout)
+        guard MainActorContext.isCurrent else {
+            // Already off the main thread: the main thread is free to run what the app sends it.
+            block(true)
+            activity.waitForFirstInvocation(grace: grace)
+            return
+        }
         // The main thread runs what the activity's threads send to the main actor meanwhile.
         _ = mainThreadPump.wait(
             for: {

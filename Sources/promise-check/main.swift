@@ -18,7 +18,7 @@ guard steps > 0 else {
 
 if let replay = ProcessInfo.processInfo.environment["PROMISE_REPLAY"].flatMap(UInt64.init) {
     // PROMISE_REPLAY=<seed>: runs that seed's run ten times, to see whether a violation reproduces.
-    for outcome in PromiseChecker.replay(seed: replay, times: 10) { print(outcome ?? "kept") }
+    for outcome in await PromiseChecker.replay(seed: replay, times: 10) { print(outcome ?? "kept") }
     exit(0)
 }
 
@@ -28,7 +28,7 @@ var done = 0
 var nextSeed = seed
 // In batches, so that progress shows on long runs.
 while done < steps, summary.violation == nil {
-    let batch = PromiseChecker.check(steps: min(100_000, steps - done), seed: nextSeed)
+    let batch = await PromiseChecker.check(steps: min(100_000, steps - done), seed: nextSeed)
     done += batch.steps
     summary.runs += batch.runs
     summary.steps += batch.steps
