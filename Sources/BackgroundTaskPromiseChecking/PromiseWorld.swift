@@ -7,7 +7,7 @@ import Foundation
 @MainActor
 final class PromiseWorld {
     /// A task a slot holds.
-    private enum Held {
+    private enum Held: Sendable {
         case safe(SafeBackgroundTask)
         case scoped(ScopedBox)
     }
@@ -60,6 +60,7 @@ final class PromiseWorld {
     /// Performs one operation (nothing when it cannot apply).
     func perform(_ operation: PromiseOperation) async {
         guard !stopped else { return }
+        quiesce()
         switch operation {
         case .enterBackground:
             if simulator.appState == .foreground { simulator.enterBackground() }
@@ -122,7 +123,8 @@ final class PromiseWorld {
         case .setFaults(let faults):
             simulator.faults = faults
         case .releaseHeldCalls:
-            simulator.releaseHeldCalls()
+            // A suspended app's threads do not run: what they hold lands once the app runs again.
+            if appRuns { simulator.releaseHeldCalls() }
         }
     }
 
@@ -143,20 +145,42 @@ final class PromiseWorld {
     }
 
     private func begin(_ face: PromiseOperation.Face, cleanup: PromiseOperation.Cleanup) -> Held? {
+        beginner(face, cleanup: cleanup)()
+    }
+
+    /// The begin of a task, to run on any thread.
+    private func beginner(
+        _ face: PromiseOperation.Face,
+        cleanup: PromiseOperation.Cleanup
+    ) -> @Sendable () -> Held? {
         let number = nextTaskNumber
         nextTaskNumber += 1
         let onExpiration: @MainActor @Sendable () -> Void = { [weak self] in self?.cleanupRan(number, cleanup) }
+        let name = "task \(number)"
         switch face {
         case .safe(let diagnosing):
             let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
-            return .safe(SafeBackgroundTask.begin("task \(number)", backend: backend, onExpiration: onExpiration))
+            return { .safe(SafeBackgroundTask.begin(name, backend: backend, onExpiration: onExpiration)) }
         case .scoped(let diagnosing):
             let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
-            return .scoped(
-                ScopedBox(ScopedBackgroundTask("task \(number)", backend: backend, onExpiration: onExpiration)))
+            return { .scoped(ScopedBox(ScopedBackgroundTask(name, backend: backend, onExpiration: onExpiration))) }
         case .manager(let index):
-            guard index < managers.count else { return nil }
-            return (try? managers[index].beginTask("task \(number)", onExpiration: onExpiration)).map(Held.safe)
+            guard index < managers.count else { return { nil } }
+            let manager = managers[index]
+            return { (try? manager.beginTask(name, onExpiration: onExpiration)).map(Held.safe) }
+        }
+    }
+
+    /// Lets the app's other threads finish what they are doing, or reach the gate of
+    /// `.holdOffMainCalls`, before the next step: their begins and ends take microseconds on a device,
+    /// while the next step may move the virtual clock by seconds.
+    /// Meanwhile the main thread runs what they send to the main actor (an engine's cleanup), without
+    /// moving the clock.
+    private func quiesce() {
+        let deadline = Date(timeIntervalSinceNow: 0.2)
+        while threadsInFlight.withLock({ $0 }) > simulator.heldCallCount, Date() < deadline {
+            if simulator.termination == nil { simulator.advance(by: 0) }
+            usleep(100)
         }
     }
 
@@ -207,27 +231,39 @@ final class PromiseWorld {
         return nil
     }
 
-    /// The one termination the package cannot prevent: an assertion that the system gave no handler
-    /// (`.noHandlerWhenLittleTimeLeft`: begun with under 5 s left) and that its owner did not end in time.
+    /// The terminations the package cannot prevent, each for an assertion no handler can reach:
+    /// one the system gave no handler (`.noHandlerWhenLittleTimeLeft`: begun with under 5 s left) that
+    /// its owner did not end in time; and one whose begin reached the system only after the handlers
+    /// of the expiry were called with no time left (a begin held off the main thread until then, with
+    /// `expirationLead = 0`).
     private func isUnavoidable(_ termination: SimulatedTermination) -> Bool {
         guard termination.reason == .assertionsHeldAfterExpiration, !termination.heldAssertions.isEmpty else {
             return false
         }
         let history = simulator.assertionHistory
+        let lastExpiry = simulator.log.last { $0.event == .backgroundTimeExpired }?.time
         return termination.heldAssertions.allSatisfy { held in
-            history.first { $0.assertion.identifier == held.identifier }?.hasExpirationHandler == false
+            guard let life = history.first(where: { $0.assertion.identifier == held.identifier }) else { return false }
+            let begunTooLate =
+                life.expirationHandlerCalledAt == nil && lastExpiry.map { life.assertion.createdAt >= $0 } ?? false
+                && termination.time == life.assertion.createdAt
+            return !life.hasExpirationHandler || begunTooLate
         }
     }
 
     /// Ends everything the app still holds and lets timers run, then checks that each assertion was
     /// ended exactly once.
     func finish() async -> String? {
-        // No more holding; a thread that read the fault before this may still reach the gate.
-        simulator.faults.remove(.holdOffMainCalls(.ends))
+        // No more holding; a thread that read the fault before this may still reach the gate. The app
+        // runs again first, if suspended: suspended threads do not reach the system.
+        simulator.faults = simulator.faults.filter { if case .holdOffMainCalls = $0 { false } else { true } }
+        if simulator.appState == .suspended { simulator.enterForeground() }
         let deadline = Date(timeIntervalSinceNow: 5)
         while threadsInFlight.withLock({ $0 }) > 0 {
-            guard Date() < deadline else { return "an end made on another thread never returned" }
+            guard Date() < deadline else { return "a begin or end made on another thread never returned" }
             simulator.releaseHeldCalls()
+            // Handlers those calls get may need the main thread: it runs them without moving the clock.
+            if simulator.termination == nil { simulator.advance(by: 0) }
             usleep(1_000)
         }
         if let violation = check() { return violation }

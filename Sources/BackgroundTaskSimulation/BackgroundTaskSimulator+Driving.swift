@@ -59,6 +59,8 @@ extension BackgroundTaskSimulator {
         runPendingHandlers()
         let target = state.withLock { $0.now + duration }
         while true {
+            settleOffMainHandlers()  // no time passes while a handler runs on another thread
+            runPendingHandlers()  // a task begun during this advance (after an expiry) gets its handler
             let heldCalls = callGate.heldCount > 0
             switch state.withLock({ $0.step(until: target, heldCalls: heldCalls) }) {
             case .done:
@@ -201,11 +203,13 @@ extension BackgroundTaskSimulator {
         for _ in 0..<(faults.contains(.handlerTwice) ? 2 : 1) {
             guard termination == nil else { return }
             guard faults.contains(.handlerOffMainActor) else {
-                HandlerInvoker.runOnMainActor(call)
+                HandlerInvoker.runOnMainActor(call, pump: mainThreadPump)
                 continue
             }
             guard MainActorContext.isCurrent else {
-                call()  // already off the main thread: no account the main thread could charge
+                // Already off the main thread (inside a begin made there): no account the main thread
+                // could charge, but the clock waits for it like for any handler.
+                mainThreadPump.runTracked(call)
                 continue
             }
             // The main thread waits for the handler, running the work it sends to the main actor.

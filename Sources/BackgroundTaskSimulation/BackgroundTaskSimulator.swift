@@ -101,6 +101,11 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
                 mainThreadPump.startBackground { [self] in
                     invokeOutsideExpiry(handlerToCallNow, for: identifier, faults: faults)
                 }
+            } else if !faults.contains(.handlerOffMainActor), !MainActorContext.isCurrent {
+                // Begun off the main thread, the handler is for the main thread: the begin returns
+                // without waiting for it (a begin that waited would deadlock with a handler waiting for
+                // that begin); it runs when the main thread is free, at the latest before the clock moves.
+                mainThreadPump.hop { [self] in invokeOutsideExpiry(handlerToCallNow, for: identifier, faults: faults) }
             } else {
                 invokeOutsideExpiry(handlerToCallNow, for: identifier)
             }

@@ -18,12 +18,19 @@ enum HandlerInvoker {
         }
     }
 
-    /// Runs `body` on the main thread and waits for it: at once when already there.
-    static func runOnMainActor(_ body: @Sendable () -> Void) {
+    /// Runs `body` on the main thread and waits for it: at once when already there; from another
+    /// thread through `pump`, so it runs when the main thread is free or, at the latest, before the
+    /// simulator's clock next moves.
+    static func runOnMainActor(_ body: @escaping @Sendable () -> Void, pump: MainThreadPump) {
         if MainActorContext.isCurrent {
             body()
         } else {
-            DispatchQueue.main.sync(execute: body)
+            let done = DispatchSemaphore(value: 0)
+            pump.hop {
+                body()
+                done.signal()
+            }
+            done.wait()
         }
     }
 

@@ -53,6 +53,18 @@ final class MainThreadPump: @unchecked Sendable {  // state only under `conditio
         .start()
     }
 
+    /// Runs `body` on this (non-main) thread as work the simulator waits for before it moves the clock.
+    func runTracked(_ body: () -> Void) {
+        condition.lock()
+        backgroundWork += 1
+        condition.unlock()
+        body()
+        condition.lock()
+        backgroundWork -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// On the main thread: runs `body` on a new thread and, meanwhile, the work hopped to the main
     /// actor, until `body` returns or `timeout` seconds of real time pass. Returns whether `body`
     /// returned in time.

@@ -78,4 +78,47 @@ struct CheckerFindingsTests {
         #expect(simulator.termination == nil)
         #expect(simulator.outstanding.isEmpty)
     }
+
+    /// A begin that lands after the handlers of an expiry (held off the main thread until then) gets
+    /// its handler within the same `advance(by:)`, before the budget is gone.
+    @Test func aBeginLandingAfterTheHandlersGetsItsHandlerInTheSameAdvance() async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.begins)])
+        simulator.enterBackground()
+        let keeper = SafeBackgroundTask.begin("Keeper", backend: simulator)  // main thread: not held
+        let late = Locked<SafeBackgroundTask?>(nil)
+        Thread { late.withLock { $0 = SafeBackgroundTask.begin("Late", backend: simulator) } }.start()
+        try await simulator.waitForHeldCalls(1)
+        simulator.advance(by: 60)
+        #expect(simulator.termination == nil)
+        #expect(keeper.state == .expired)
+        let lateTask = try await waitForValue(late)
+        #expect(lateTask.state == .expired)
+        try simulator.expectNoLeaks()
+    }
+
+    /// A handler the simulator sends to the main thread from another thread runs before the clock
+    /// moves, even when the test's main thread never yields to the main queue.
+    @Test func aHandlerSentToTheMainThreadRunsBeforeTheClockMoves() throws {
+        let simulator = BackgroundTaskSimulator(faults: [.handlerBeforeBeginReturns])
+        let box = Locked<SafeBackgroundTask?>(nil)
+        Thread { box.withLock { $0 = SafeBackgroundTask.begin("From a queue", backend: simulator) } }.start()
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while box.withLock({ $0 }) == nil, Date() < deadline { usleep(100) }  // blocks the main thread
+        let start = ContinuousClock.now
+        simulator.advance(by: 10)  // runs the handler first, then moves the clock past its deadline
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(simulator.termination == nil)
+        #expect(box.withLock { $0?.state } == .expired)
+        try simulator.expectNoLeaks()
+    }
+}
+
+/// Waits (real time, at most 5 s) until `box` holds a value.
+@MainActor
+private func waitForValue<Value: Sendable>(_ box: Locked<Value?>) async throws -> Value {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while box.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(1))
+    }
+    return try #require(box.withLock { $0 })
 }
