@@ -5,16 +5,19 @@ extension BackgroundTaskSimulator {
     // MARK: - Duration forms
 
     /// `advance(by:)` with a `Duration`: `simulator.advance(by: .seconds(30))`.
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
     @MainActor public func advance(by duration: Duration) {
         advance(by: duration.simulatorSeconds)
     }
 
     /// `spend(_:)` with a `Duration`: `simulator.spend(.milliseconds(1500))`.
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
     @MainActor public func spend(_ duration: Duration) {
         spend(duration.simulatorSeconds)
     }
 
     /// `schedule(after:_:)` with a `Duration`.
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
     public nonisolated func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
         schedule(after: delay.simulatorSeconds, work)
     }
@@ -35,22 +38,21 @@ extension BackgroundTaskSimulator {
     /// - Parameters:
     ///   - count: How many begins to wait for, counted from the simulator's creation. `0` or less
     ///     returns at once.
-    ///   - timeout: The longest real time to wait. Default 5 s.
+    ///   - timeout: The longest real time to wait, in seconds. Default 5.
     /// - Returns: The assertions granted so far, in begin order.
     /// - Throws: ``SimulatorExpectationFailure`` when fewer begins came in time.
     @discardableResult
-    public func waitForBegins(_ count: Int = 1, timeout: Duration = .seconds(5)) async throws -> [SimulatedAssertion] {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
+    public func waitForBegins(_ count: Int = 1, timeout: TimeInterval = 5) async throws -> [SimulatedAssertion] {
+        let deadline = Date(timeIntervalSinceNow: timeout.isNaN ? 0 : timeout)
         while beginCount < count {
-            guard clock.now < deadline || beginCount >= count else {
+            guard Date() < deadline || beginCount >= count else {
                 throw SimulatorExpectationFailure(
-                    message: "Expected \(count) begin(s) within \(timeout), but \(beginCount) came",
+                    message: "Expected \(count) begin(s) within \(formatSeconds(timeout)) s, but \(beginCount) came",
                     log: log,
                     assertions: assertionHistory
                 )
             }
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(nanoseconds: 1_000_000)
         }
         return assertionHistory.map(\.assertion)
     }
@@ -79,20 +81,20 @@ extension BackgroundTaskSimulator {
     ///
     /// - Parameters:
     ///   - count: How many held calls to wait for.
-    ///   - timeout: The longest real time to wait. Default 5 s.
+    ///   - timeout: The longest real time to wait, in seconds. Default 5.
     /// - Throws: ``SimulatorExpectationFailure`` when fewer calls were held in time.
-    public func waitForHeldCalls(_ count: Int = 1, timeout: Duration = .seconds(5)) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
+    public func waitForHeldCalls(_ count: Int = 1, timeout: TimeInterval = 5) async throws {
+        let deadline = Date(timeIntervalSinceNow: timeout.isNaN ? 0 : timeout)
         while callGate.heldCount < count {
-            guard clock.now < deadline else {
+            guard Date() < deadline else {
                 throw SimulatorExpectationFailure(
-                    message: "Expected \(count) held call(s) within \(timeout), but \(callGate.heldCount) were held",
+                    message: "Expected \(count) held call(s) within \(formatSeconds(timeout)) s, but "
+                        + "\(callGate.heldCount) were held",
                     log: log,
                     assertions: assertionHistory
                 )
             }
-            try await Task.sleep(for: .milliseconds(1))
+            try await Task.sleep(nanoseconds: 1_000_000)
         }
     }
 
@@ -109,6 +111,7 @@ extension BackgroundTaskSimulator {
     }
 }
 
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 extension Duration {
     /// Seconds as a `TimeInterval`.
     var simulatorSeconds: TimeInterval {

@@ -22,7 +22,7 @@ if let replay = ProcessInfo.processInfo.environment["PROMISE_REPLAY"].flatMap(UI
     exit(0)
 }
 
-let start = ContinuousClock.now
+let start = Date()
 var summary = PromiseChecker.Summary()
 var done = 0
 var nextSeed = seed
@@ -35,13 +35,11 @@ while done < steps, summary.violation == nil {
     summary.unavoidableTerminations += batch.unavoidableTerminations
     summary.violation = batch.violation
     nextSeed &+= UInt64(batch.runs)
-    let seconds = Double((ContinuousClock.now - start).components.seconds)
+    let seconds = Date().timeIntervalSince(start)
     print("\(summary.steps) steps, \(summary.runs) runs, \(Int(Double(summary.steps) / max(seconds, 1))) steps/s")
     fflush(nil)  // all streams: progress shows when the output is a file
 }
-let elapsed = ContinuousClock.now - start
-let (seconds, attoseconds) = elapsed.components
-let total = Double(seconds) + Double(attoseconds) / 1e18
+let total = Date().timeIntervalSince(start)
 print(
     "promise-check: \(summary.steps) steps in \(summary.runs) runs (seeds \(seed)…), "
         + String(format: "%.1f s, %.0f steps/s; ", total, Double(summary.steps) / max(total, 0.001))

@@ -18,7 +18,7 @@ extension Scenario {
             simulator.enterBackground()
             simulator.advance(by: 20)
             uploader.finishOnQueue()  // checks, then ends: held just before the end
-            _ = try? await simulator.waitForHeldCalls(1, timeout: .seconds(2))
+            _ = try? await simulator.waitForHeldCalls(1, timeout: 2)
             simulator.advance(by: 20)  // the handler at 26 s ends it first
         },
         flow: { simulator, tasks in
@@ -26,7 +26,7 @@ extension Scenario {
             simulator.enterBackground()
             simulator.advance(by: 20)
             await task.endFromAnotherThread()  // the completion, on the uploader's queue
-            _ = try? await simulator.waitForHeldCalls(1, timeout: .milliseconds(200))
+            _ = try? await simulator.waitForHeldCalls(1, timeout: 0.2)
             simulator.advance(by: 20)
         }
     )

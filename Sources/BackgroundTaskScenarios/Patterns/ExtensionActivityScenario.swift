@@ -17,7 +17,7 @@ extension Scenario {
             simulator.performExpiringActivity(withReason: "Save shared photo") { expired in
                 if !expired { save.wait() }  // ignores the expiry: the assertion stays held
             }
-            _ = try? await simulator.waitForBegins(1, timeout: .seconds(2))
+            _ = try? await simulator.waitForBegins(1, timeout: 2)
             simulator.enterBackground()
             simulator.advance(by: 60)
             save.signal()  // lets the thread go once the run is over

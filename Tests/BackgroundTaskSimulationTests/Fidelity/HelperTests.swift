@@ -87,7 +87,7 @@ struct HelperTests {
     @Test func waitForBeginsFailsClearlyWhenNothingComes() async throws {
         let simulator = BackgroundTaskSimulator()
         let failure = try await #require(throws: SimulatorExpectationFailure.self) {
-            try await simulator.waitForBegins(1, timeout: .milliseconds(20))
+            try await simulator.waitForBegins(1, timeout: 0.02)
         }
         #expect(failure.message.contains("Expected 1 begin(s)"))
     }
