@@ -112,8 +112,11 @@ final class PromiseWorld {
             guard appRuns else { return }
             let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
             // In a task of its own: an expiry cancels the body's task, which must not be the caller's.
+            // Other main-actor work may run before that task starts (a suspended app runs no code, so
+            // the state is checked again there, with no suspension point before the begin).
             let simulator = simulator
             await Task { @MainActor in
+                guard simulator.appState == .foreground || simulator.appState == .background else { return }
                 await withBackgroundTask("with async", backend: backend) {
                     simulator.advance(by: bodyAdvance)
                     await Task.yield()
