@@ -43,6 +43,11 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     ///   - faults: System misbehaviours to inject from the start.
     public init(configuration: SimulatorConfiguration = SimulatorConfiguration(), faults: Set<SimulatorFault> = []) {
         state = Locked(SimulatorState(configuration: configuration, faults: faults))
+        mainThreadPump.asHandlerTime = { [state] body in
+            state.withLock { $0.handlerContexts.append(HandlerContext()) }
+            body()
+            state.withLock { _ = $0.handlerContexts.popLast() }
+        }
     }
 
     // MARK: - BackgroundTaskBackend

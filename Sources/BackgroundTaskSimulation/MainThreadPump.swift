@@ -21,6 +21,9 @@ final class MainThreadPump: @unchecked Sendable {  // state only under `conditio
     private var backgroundWork = 0
     /// The main thread is inside ``wait(for:timeout:)`` or ``settle(timeout:)``.
     private var pumping = 0
+    /// Runs work drained from the main queue as handler time (set by the simulator): that work is
+    /// always done for an expiration handler, so the time it spends must not move the clock.
+    var asHandlerTime: (@Sendable (() -> Void) -> Void)?
 
     /// Whether hopped work or handler threads are pending.
     var hasPendingWork: Bool {
@@ -89,13 +92,16 @@ final class MainThreadPump: @unchecked Sendable {  // state only under `conditio
         return pump(until: { self.backgroundWork == 0 }, timeout: timeout, conditionHeld: true)
     }
 
-    /// Runs the queued work on the main thread.
+    /// Runs the queued work on the main thread, as handler time.
     private func drain() {
         condition.lock()
         let batch = work
         work.removeAll()
+        let asHandlerTime = asHandlerTime
         condition.unlock()
-        for item in batch { item() }
+        guard !batch.isEmpty else { return }
+        let run = { for item in batch { item() } }
+        if let asHandlerTime { asHandlerTime(run) } else { run() }
     }
 
     /// Runs hopped work until `done` holds (read under the lock when `conditionHeld`) or the timeout.
