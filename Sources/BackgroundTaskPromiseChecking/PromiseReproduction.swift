@@ -1,22 +1,48 @@
 import BackgroundTaskKit
 import BackgroundTaskSimulation
 
-/// A failing run as a Swift Testing test that a developer can paste and debug.
+/// A failing run as a Swift Testing test that compiles as printed (in a test target that imports
+/// `BackgroundTaskKitTesting`, `Foundation` and `Testing`) and performs what the checker did, its final
+/// phase included.
 enum PromiseReproduction {
     static func swiftCode(setup: PromiseSetup, operations: [PromiseOperation], failure: String) -> String {
         var lines = [
             "// \(failure)",
+            "/// A scoped task that any thread may end.",
+            "final class ReproductionScopedBox: @unchecked Sendable {",
+            "    var task: ScopedBackgroundTask?",
+            "    init(_ task: consuming ScopedBackgroundTask) { self.task = consume task }",
+            "}",
+            "",
+            "/// The app's tasks, by slot.",
+            "@MainActor final class ReproductionSlots {",
+            "    var tasks: [Int: SafeBackgroundTask] = [:]",
+            "    var scoped: [Int: ReproductionScopedBox] = [:]",
+            "}",
+            "",
             "@MainActor @Test func reproduction() async throws {",
         ]
         var body = setup.swiftCode()
-        body.append("var tasks: [Int: SafeBackgroundTask] = [:]")
-        body.append("var scoped: [Int: ScopedBox] = [:]  // final class ScopedBox { var task: ScopedBackgroundTask? }")
+        body.append("let slots = ReproductionSlots()")
+        body.append("let appRuns = { simulator.appState == .foreground || simulator.appState == .background }")
         var number = 0
         for operation in operations {
             body.append(contentsOf: code(for: operation, taskNumber: &number))
         }
-        body.append("// … then end everything, advance 15 s, and check each assertion was ended exactly once.")
-        body.append("try simulator.expectNoLeaks()")
+        body.append("// The checker's final phase: held calls released, everything ended, timers run.")
+        body.append(
+            "simulator.faults = simulator.faults.filter { if case .holdOffMainCalls = $0 { false } else { true } }")
+        body.append("if simulator.appState == .suspended { simulator.enterForeground() }")
+        body.append("simulator.releaseHeldCalls()")
+        body.append("try await Task.sleep(nanoseconds: 100_000_000)  // ends made on other threads land")
+        body.append("for task in slots.tasks.values { task.end() }")
+        body.append("for box in slots.scoped.values { box.task.take()?.end() }")
+        for index in setup.managers.indices { body.append("manager\(index).endAll()") }
+        body.append("simulator.advance(by: 15)")
+        body.append("#expect(simulator.termination == nil)")
+        body.append("#expect(simulator.outstanding.isEmpty)")
+        body.append(
+            "#expect(!simulator.consoleMessages.contains { if case .cannotEndTask = $0 { true } else { false } })")
         lines += body.map { "    " + $0 }
         lines.append("}")
         return lines.joined(separator: "\n")
@@ -25,61 +51,77 @@ enum PromiseReproduction {
     private static func code(for operation: PromiseOperation, taskNumber: inout Int) -> [String] {
         switch operation {
         case .enterBackground: return ["if simulator.appState == .foreground { simulator.enterBackground() }"]
-        case .enterForeground: return ["if simulator.appState != .foreground { simulator.enterForeground() }"]
+        case .enterForeground:
+            return [
+                "if simulator.appState == .background || simulator.appState == .suspended { simulator.enterForeground() }"
+            ]
         case .resumeInBackground: return ["if simulator.appState == .suspended { simulator.resumeInBackground() }"]
-        case .advance(let seconds): return ["simulator.advance(by: \(seconds))"]
+        case .advance(let seconds): return ["if simulator.termination == nil { simulator.advance(by: \(seconds)) }"]
         case .begin(let slot, let face, let cleanup):
             let number = taskNumber
             taskNumber += 1
             let onExpiration = "onExpiration: { \(code(for: cleanup)) }"
+            let empty = "appRuns(), slots.tasks[\(slot)] == nil, slots.scoped[\(slot)] == nil"
             switch face {
             case .safe(let diagnosing):
                 return [
-                    "tasks[\(slot)] = tasks[\(slot)] ?? SafeBackgroundTask.begin(\"task \(number)\", "
-                        + "backend: \(diagnosing ? "diagnostics" : "simulator"), \(onExpiration))"
+                    "if \(empty) { slots.tasks[\(slot)] = SafeBackgroundTask.begin(\"task \(number)\", "
+                        + "backend: \(diagnosing ? "diagnostics" : "simulator"), \(onExpiration)) }"
                 ]
             case .scoped(let diagnosing):
                 return [
-                    "scoped[\(slot)] = scoped[\(slot)] ?? ScopedBox(ScopedBackgroundTask(\"task \(number)\", "
-                        + "backend: \(diagnosing ? "diagnostics" : "simulator"), \(onExpiration)))"
+                    "if \(empty) { slots.scoped[\(slot)] = ReproductionScopedBox(ScopedBackgroundTask(\"task \(number)\", "
+                        + "backend: \(diagnosing ? "diagnostics" : "simulator"), \(onExpiration))) }"
                 ]
             case .manager(let index):
                 return [
-                    "tasks[\(slot)] = tasks[\(slot)] ?? (try? manager\(index).beginTask(\"task \(number)\", \(onExpiration)))"
+                    "if \(empty) { slots.tasks[\(slot)] = try? manager\(index).beginTask(\"task \(number)\", "
+                        + "\(onExpiration)) }"
                 ]
             }
         case .end(let slot):
             return [
-                "tasks.removeValue(forKey: \(slot))?.end(); scoped.removeValue(forKey: \(slot))?.task.take()?.end()"
+                "if appRuns() { slots.tasks.removeValue(forKey: \(slot))?.end(); "
+                    + "slots.scoped.removeValue(forKey: \(slot))?.task.take()?.end() }"
             ]
         case .endTwice(let slot):
             return [
-                "if let task = tasks.removeValue(forKey: \(slot)) { task.end(); task.end() }",
-                "scoped.removeValue(forKey: \(slot))?.task.take()?.end()",
+                "if appRuns(), let task = slots.tasks.removeValue(forKey: \(slot)) { task.end(); task.end() }",
+                "if appRuns() { slots.scoped.removeValue(forKey: \(slot))?.task.take()?.end() }",
             ]
         case .endOffMain(let slot):
             return [
-                "if let task = tasks.removeValue(forKey: \(slot)) { Thread { task.end() }.start() }",
-                "if let box = scoped.removeValue(forKey: \(slot)) { Thread { box.task.take()?.end() }.start() }",
+                "if appRuns(), let task = slots.tasks.removeValue(forKey: \(slot)) { Thread { task.end() }.start() }",
+                "if appRuns(), let box = slots.scoped.removeValue(forKey: \(slot)) { "
+                    + "Thread { box.task.take()?.end() }.start() }",
             ]
         case .drop(let slot):
-            return ["tasks[\(slot)] = nil; scoped[\(slot)] = nil  // the owner lets go"]
-        case .endAll(let manager): return ["manager\(manager).endAll()"]
+            return [
+                "if appRuns() { slots.tasks[\(slot)] = nil; slots.scoped[\(slot)] = nil }  // the owner lets go"
+            ]
+        case .endAll(let manager): return ["if appRuns() { manager\(manager).endAll() }"]
         case .withTask(let diagnosing, let bodyAdvance):
             return [
-                "withBackgroundTask(\"with\", backend: \(diagnosing ? "diagnostics" : "simulator")) "
-                    + "{ simulator.advance(by: \(bodyAdvance)) }"
+                "if appRuns() { withBackgroundTask(\"with\", backend: \(diagnosing ? "diagnostics" : "simulator")) "
+                    + "{ simulator.advance(by: \(bodyAdvance)) } }"
             ]
         case .withTaskAsync(let diagnosing, let bodyAdvance):
             return [
-                "await withBackgroundTask(\"with async\", backend: \(diagnosing ? "diagnostics" : "simulator")) "
-                    + "{ simulator.advance(by: \(bodyAdvance)); await Task.yield() }"
+                "if appRuns() {",
+                "    await Task { @MainActor in",
+                "        guard appRuns() else { return }",
+                "        await withBackgroundTask(\"with async\", backend: \(diagnosing ? "diagnostics" : "simulator")) {",
+                "            simulator.advance(by: \(bodyAdvance))",
+                "            await Task.yield()",
+                "        }",
+                "    }.value",
+                "}",
             ]
         case .setFaults(let faults):
             return [
                 "simulator.faults = [\(faults.map(PromiseOperation.swiftCode(of:)).sorted().joined(separator: ", "))]"
             ]
-        case .releaseHeldCalls: return ["simulator.releaseHeldCalls()"]
+        case .releaseHeldCalls: return ["if appRuns() { simulator.releaseHeldCalls() }"]
         }
     }
 
@@ -88,7 +130,8 @@ enum PromiseReproduction {
         case .none: ""
         case .spend: "simulator.spend(0.1)"
         case .beginAndEndAnother: "SafeBackgroundTask.begin(\"cleanup\", backend: simulator).end()"
-        case .endSlot(let slot): "tasks.removeValue(forKey: \(slot))?.end()"
+        case .endSlot(let slot):
+            "slots.tasks.removeValue(forKey: \(slot))?.end(); slots.scoped.removeValue(forKey: \(slot))?.task.take()?.end()"
         case .endAll(let manager): "manager\(manager).endAll()"
         }
     }
