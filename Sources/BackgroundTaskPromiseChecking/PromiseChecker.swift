@@ -81,9 +81,6 @@ public enum PromiseChecker {
         let start = Date()
         await world.perform(operation)
         let took = Date().timeIntervalSince(start)
-        if ProcessInfo.processInfo.environment["PROMISE_SLOW"] != nil, took > 0.02 {
-            print("slow (\(took) s): \(operation) faults \(world.simulator.faults)")
-        }
         if let violation = world.check() { return violation }
         if took > 10 { return "a step took over 10 s of real time: \(operation)" }
         return nil

@@ -9,7 +9,7 @@ enum PromiseReproduction {
         var lines = [
             "// \(failure)",
             "/// A scoped task that any thread may end.",
-            "final class ReproductionScopedBox: @unchecked Sendable {",
+            "final class ReproductionScopedBox: @unchecked Sendable {  // one thread at a time uses it",
             "    var task: ScopedBackgroundTask?",
             "    init(_ task: consuming ScopedBackgroundTask) { self.task = consume task }",
             "}",

@@ -83,10 +83,9 @@ final class PromiseWorld {
         case .endOffMain(let slot):
             guard appRuns, let held = take(slot) else { return }
             threadsInFlight.withLock { $0 += 1 }
-            let box = UncheckedBox(held)
             let heldBefore = simulator.heldCallCount
             Thread { [threadsInFlight] in
-                Self.endAnywhere(box.value)
+                Self.endAnywhere(held)
                 threadsInFlight.withLock { $0 -= 1 }
             }
             .start()
@@ -148,14 +147,6 @@ final class PromiseWorld {
     }
 
     private func begin(_ face: PromiseOperation.Face, cleanup: PromiseOperation.Cleanup) -> Held? {
-        beginner(face, cleanup: cleanup)()
-    }
-
-    /// The begin of a task, to run on any thread.
-    private func beginner(
-        _ face: PromiseOperation.Face,
-        cleanup: PromiseOperation.Cleanup
-    ) -> @Sendable () -> Held? {
         let number = nextTaskNumber
         nextTaskNumber += 1
         let onExpiration: @MainActor @Sendable () -> Void = { [weak self] in self?.cleanupRan(number, cleanup) }
@@ -163,14 +154,13 @@ final class PromiseWorld {
         switch face {
         case .safe(let diagnosing):
             let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
-            return { .safe(SafeBackgroundTask.begin(name, backend: backend, onExpiration: onExpiration)) }
+            return .safe(SafeBackgroundTask.begin(name, backend: backend, onExpiration: onExpiration))
         case .scoped(let diagnosing):
             let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
-            return { .scoped(ScopedBox(ScopedBackgroundTask(name, backend: backend, onExpiration: onExpiration))) }
+            return .scoped(ScopedBox(ScopedBackgroundTask(name, backend: backend, onExpiration: onExpiration)))
         case .manager(let index):
-            guard index < managers.count else { return { nil } }
-            let manager = managers[index]
-            return { (try? manager.beginTask(name, onExpiration: onExpiration)).map(Held.safe) }
+            guard index < managers.count else { return nil }
+            return (try? managers[index].beginTask(name, onExpiration: onExpiration)).map(Held.safe)
         }
     }
 
@@ -295,14 +285,5 @@ final class PromiseWorld {
             return "assertion \(identifier) was ended \(ends[identifier] ?? 0) times"
         }
         return nil
-    }
-}
-
-/// Moves a value to another thread that alone uses it from then on.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) {
-        self.value = value
     }
 }

@@ -126,7 +126,7 @@ private final class ScopedRunningTask: RunningTask {
 }
 
 /// A scoped task handed to another thread, which alone uses it from then on.
-private final class ScopedTaskBox: @unchecked Sendable {
+private final class ScopedTaskBox: @unchecked Sendable {  // handed over once; one thread at a time uses it
     private var task: ScopedBackgroundTask?
 
     init(_ task: consuming ScopedBackgroundTask) {

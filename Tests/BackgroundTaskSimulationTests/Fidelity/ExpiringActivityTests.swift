@@ -60,7 +60,7 @@ struct ExpiringActivityTests {
             // The classic mistake: async work, and the block returns before it is done.
             simulator.schedule(after: 2) { saved.withLock { $0 = true } }
         }
-        #expect(try await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 1)) })
+        #expect(await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 1)) })
         simulator.enterBackground()
         simulator.advance(by: 10)
         #expect(simulator.appState == .suspended)
@@ -98,7 +98,7 @@ struct ExpiringActivityTests {
         #expect(simulator.events.contains(.notGranted(name: "One too many")))
         #expect(simulator.outstanding.count == 3)
         for _ in 0..<3 { release.signal() }
-        #expect(try await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 3)) })
+        #expect(await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 3)) })
         #expect(SimulatorConfiguration().expiringActivityLimit == 64)
         let deadline = ContinuousClock.now.advanced(by: .seconds(5))
         while fourth.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {

@@ -22,7 +22,7 @@ struct HandlerTimeTests {
         simulator.advance(by: 10)  // the test's own time, before the worker's handler has run
         #expect(simulator.termination == nil)
         // Let the main queue run the worker's handler, then its end.
-        let ended = try await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 2)) }
+        let ended = await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 2)) }
         #expect(ended)
         #expect(simulator.termination == nil)
         backend.endBackgroundTask(keeper!)
@@ -64,17 +64,9 @@ struct HandlerTimeTests {
     }
 }
 
-/// Waits (real time, at most 5 s) until the simulator logs an event matching `matches`, letting the
+/// Waits (real time, at most 10 s) until the simulator logs an event matching `matches`, letting the
 /// main actor run meanwhile.
 @MainActor
-func waitForEvent(
-    in simulator: BackgroundTaskSimulator,
-    _ matches: (SimulatorEvent) -> Bool
-) async throws -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-    while ContinuousClock.now < deadline {
-        if simulator.events.contains(where: matches) { return true }
-        try await Task.sleep(for: .milliseconds(1))
-    }
-    return simulator.events.contains(where: matches)  // the main actor may have been busy past the deadline
+func waitForEvent(in simulator: BackgroundTaskSimulator, _ matches: (SimulatorEvent) -> Bool) async -> Bool {
+    await waitUntil("a simulator event", timeout: 10) { simulator.events.contains(where: matches) }
 }

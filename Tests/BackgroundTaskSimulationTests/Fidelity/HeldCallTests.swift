@@ -55,7 +55,7 @@ struct HeldCallTests {
         simulator.enterBackground()
         simulator.advance(by: 20)
         uploader.finishOnQueue()
-        _ = try await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 1)) }
+        _ = await waitForEvent(in: simulator) { $0 == .ended(BackgroundTaskIdentifier(rawValue: 1)) }
         simulator.advance(by: 20)
         #expect(simulator.consoleMessages.isEmpty)
     }
@@ -99,7 +99,7 @@ struct HeldCallTests {
         try await simulator.waitForHeldCalls(1)
         #expect(simulator.outstanding.count == 1)
         simulator.releaseHeldCalls()
-        #expect(try await waitForEvent(in: simulator) { $0 == .ended(identifier) })
+        #expect(await waitForEvent(in: simulator) { $0 == .ended(identifier) })
         #expect(simulator.outstanding.isEmpty)
     }
 
@@ -116,7 +116,7 @@ struct HeldCallTests {
         thread.start()
         try await simulator.waitForHeldCalls(1)
         simulator.advance(by: 26)  // the handlers come; the held begin lands after them, handlerless
-        #expect(try await waitForEvent(in: simulator) { if case .began(_, "Late") = $0 { true } else { false } })
+        #expect(await waitForEvent(in: simulator) { if case .began(_, "Late") = $0 { true } else { false } })
         #expect(keeper.state == .expired)
         simulator.advance(by: 10)
         let termination = try simulator.expectTermination(.watchdogTimeout, at: 30)

@@ -1,4 +1,5 @@
 import BackgroundTaskKitTesting
+import BackgroundTaskPromiseChecking
 import Dispatch
 import Foundation
 import Testing
@@ -114,19 +115,13 @@ func waitUntil(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bo
     return true
 }
 
-/// A small seeded generator, so that each worker's sequence of operations is the same on every run.
-struct SplitMix64 {
-    var state: UInt64
+/// The checker's seeded generator (SplitMix64), so that each worker's sequence of operations is the
+/// same on every run.
+typealias SplitMix64 = PromiseRandom
 
-    init(seed: UInt64) {
-        state = seed
-    }
-
+extension PromiseRandom {
+    /// A number in `0..<bound`.
     mutating func below(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((value ^ (value >> 31)) % UInt64(bound))
+        Int(next() % UInt64(bound))
     }
 }
