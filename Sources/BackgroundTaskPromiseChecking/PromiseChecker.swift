@@ -51,7 +51,8 @@ public enum PromiseChecker {
     /// Generates and runs one sequence; returns the operations performed and the violation, if any.
     static func generateAndRun(
         seed: UInt64,
-        steps: Int
+        steps: Int,
+        trace: Bool = false
     ) async -> (operations: [PromiseOperation], setup: PromiseSetup, violation: String?, stoppedEarly: Bool) {
         var random = PromiseRandom(seed: seed)
         let setup = PromiseSetup.random(using: &random)
@@ -61,6 +62,8 @@ public enum PromiseChecker {
         for _ in 0..<steps {
             let operation = generator.next()
             operations.append(operation)
+            let logCount = trace ? world.simulator.log.count : 0
+            defer { if trace { printTrace(of: operation, in: world, from: logCount) } }
             if let violation = await perform(operation, in: world) { return (operations, setup, violation, false) }
             if world.stopped { return (operations, setup, nil, true) }
         }
@@ -124,9 +127,15 @@ public enum PromiseChecker {
 extension PromiseChecker {
     /// Runs the single run of `seed` `times` times and returns each outcome: whether a violation
     /// reproduces (for investigating one).
-    public static func replay(seed: UInt64, steps: Int = 60, times: Int) async -> [String?] {
+    /// With `trace`, prints each operation and what the simulator logged while it ran.
+    public static func replay(seed: UInt64, steps: Int = 60, times: Int, trace: Bool = false) async -> [String?] {
         var outcomes: [String?] = []
-        for _ in 0..<times { outcomes.append(await generateAndRun(seed: seed, steps: steps).violation) }
+        for _ in 0..<times { outcomes.append(await generateAndRun(seed: seed, steps: steps, trace: trace).violation) }
         return outcomes
+    }
+
+    private static func printTrace(of operation: PromiseOperation, in world: PromiseWorld, from logCount: Int) {
+        print("\(operation)")
+        for entry in world.simulator.log.dropFirst(logCount) { print("    \(entry)") }
     }
 }

@@ -14,7 +14,8 @@ struct PromiseGenerator {
         case 6..<9: return .enterForeground
         case 9..<11: return .resumeInBackground
         case 11..<30: return .advance(random.pick([0.5, 1, 2, 4, 8, 15, 30]))
-        case 30..<55: return .begin(slot: slot, face: face(), cleanup: cleanup())
+        case 30..<50: return .begin(slot: slot, face: face(), cleanup: cleanup())
+        case 50..<55: return .beginOffMain(slot: slot, face: face(), cleanup: cleanup())
         case 55..<67: return .end(slot: slot)
         case 67..<70: return .endTwice(slot: slot)
         case 70..<78: return .endOffMain(slot: slot)

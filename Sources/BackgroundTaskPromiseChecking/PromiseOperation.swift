@@ -35,6 +35,9 @@ public enum PromiseOperation: Sendable, Equatable {
     case advance(Double)
     /// Begins a task into a slot (ending nothing: a full slot is left alone).
     case begin(slot: Int, face: Face, cleanup: Cleanup)
+    /// Begins a task into a slot on another thread (not waited for): the slot holds it once the begin
+    /// has returned.
+    case beginOffMain(slot: Int, face: Face, cleanup: Cleanup)
     /// Ends the slot's task on the main thread and empties the slot.
     case end(slot: Int)
     /// Ends the slot's task twice.
@@ -63,7 +66,7 @@ public enum PromiseOperation: Sendable, Equatable {
         var faults: Set<SimulatorFault> = []
         let candidates: [SimulatorFault] = [
             .handlerBeforeBeginReturns, .handlerOffMainActor, .handlerTwice, .noHandlerWhenLittleTimeLeft,
-            .holdOffMainCalls(.ends),
+            .holdOffMainCalls(.ends), .holdOffMainCalls(.begins), .holdOffMainCalls(.beginsAndEnds),
         ]
         for fault in candidates where random.chance(1, in: 4) { faults.insert(fault) }
         if random.chance(1, in: 12) { faults.insert(.notGranted(callingHandler: random.chance(1, in: 2))) }

@@ -14,10 +14,36 @@ enum PromiseReproduction {
             "    init(_ task: consuming ScopedBackgroundTask) { self.task = consume task }",
             "}",
             "",
+            "/// A task begun on another thread; `returned` once the begin has returned.",
+            "final class ReproductionOffMainBegin: @unchecked Sendable {  // `result` is only touched under `lock`",
+            "    private let lock = NSLock()",
+            "    private var result: (SafeBackgroundTask?, ReproductionScopedBox?)?",
+            "    var returned: (SafeBackgroundTask?, ReproductionScopedBox?)? { lock.withLock { result } }",
+            "    init(_ begin: @escaping @Sendable () -> (SafeBackgroundTask?, ReproductionScopedBox?)) {",
+            "        Thread { [self] in",
+            "            let task = begin()",
+            "            lock.withLock { result = task }",
+            "        }.start()",
+            "    }",
+            "}",
+            "",
             "/// The app's tasks, by slot.",
             "@MainActor final class ReproductionSlots {",
             "    var tasks: [Int: SafeBackgroundTask] = [:]",
             "    var scoped: [Int: ReproductionScopedBox] = [:]",
+            "    var pending: [Int: ReproductionOffMainBegin] = [:]",
+            "    func isFree(_ slot: Int) -> Bool { tasks[slot] == nil && scoped[slot] == nil && pending[slot] == nil }",
+            "    /// Off-main begins that have returned fill their slots (the checker waits for the app's",
+            "    /// threads to return or be held before each step).",
+            "    func settle() async {",
+            "        try? await Task.sleep(nanoseconds: 2_000_000)",
+            "        for (slot, begin) in pending {",
+            "            guard let (task, box) = begin.returned else { continue }",
+            "            pending[slot] = nil",
+            "            tasks[slot] = task",
+            "            scoped[slot] = box",
+            "        }",
+            "    }",
             "}",
             "",
             "@MainActor @Test func reproduction() async throws {",
@@ -26,7 +52,9 @@ enum PromiseReproduction {
         body.append("let slots = ReproductionSlots()")
         body.append("let appRuns = { simulator.appState == .foreground || simulator.appState == .background }")
         var number = 0
+        let offMain = operations.contains { if case .beginOffMain = $0 { true } else { false } }
         for operation in operations {
+            if offMain { body.append("await slots.settle()") }
             body.append(contentsOf: code(for: operation, taskNumber: &number))
         }
         body.append("// The checker's final phase: held calls released, everything ended, timers run.")
@@ -35,6 +63,7 @@ enum PromiseReproduction {
         body.append("if simulator.appState == .suspended { simulator.enterForeground() }")
         body.append("simulator.releaseHeldCalls()")
         body.append("try await Task.sleep(nanoseconds: 100_000_000)  // ends made on other threads land")
+        if offMain { body.append("await slots.settle()") }
         body.append("for task in slots.tasks.values { task.end() }")
         body.append("for box in slots.scoped.values { box.task.take()?.end() }")
         for index in setup.managers.indices { body.append("manager\(index).endAll()") }
@@ -58,27 +87,16 @@ enum PromiseReproduction {
         case .resumeInBackground: return ["if simulator.appState == .suspended { simulator.resumeInBackground() }"]
         case .advance(let seconds): return ["if simulator.termination == nil { simulator.advance(by: \(seconds)) }"]
         case .begin(let slot, let face, let cleanup):
-            let number = taskNumber
-            taskNumber += 1
-            let onExpiration = "onExpiration: { \(code(for: cleanup)) }"
-            let empty = "appRuns(), slots.tasks[\(slot)] == nil, slots.scoped[\(slot)] == nil"
-            switch face {
-            case .safe(let diagnosing):
-                return [
-                    "if \(empty) { slots.tasks[\(slot)] = SafeBackgroundTask.begin(\"task \(number)\", "
-                        + "backend: \(diagnosing ? "diagnostics" : "simulator"), \(onExpiration)) }"
-                ]
-            case .scoped(let diagnosing):
-                return [
-                    "if \(empty) { slots.scoped[\(slot)] = ReproductionScopedBox(ScopedBackgroundTask(\"task \(number)\", "
-                        + "backend: \(diagnosing ? "diagnostics" : "simulator"), \(onExpiration))) }"
-                ]
-            case .manager(let index):
-                return [
-                    "if \(empty) { slots.tasks[\(slot)] = try? manager\(index).beginTask(\"task \(number)\", "
-                        + "\(onExpiration)) }"
-                ]
-            }
+            let (task, box) = beginExpressions(face: face, cleanup: cleanup, taskNumber: &taskNumber)
+            let store = box.map { "slots.scoped[\(slot)] = \($0)" } ?? "slots.tasks[\(slot)] = \(task)"
+            return ["if appRuns(), slots.isFree(\(slot)) { \(store) }"]
+        case .beginOffMain(let slot, let face, let cleanup):
+            let (task, box) = beginExpressions(face: face, cleanup: cleanup, taskNumber: &taskNumber)
+            let begun = box.map { "(nil, \($0))" } ?? "(\(task), nil)"
+            return [
+                "if appRuns(), slots.isFree(\(slot)) { "
+                    + "slots.pending[\(slot)] = ReproductionOffMainBegin { \(begun) } }"
+            ]
         case .end(let slot):
             return [
                 "if appRuns() { slots.tasks.removeValue(forKey: \(slot))?.end(); "
@@ -122,6 +140,33 @@ enum PromiseReproduction {
                 "simulator.faults = [\(faults.map(PromiseOperation.swiftCode(of:)).sorted().joined(separator: ", "))]"
             ]
         case .releaseHeldCalls: return ["if appRuns() { simulator.releaseHeldCalls() }"]
+        }
+    }
+
+    /// The expression that begins a task through `face`: a `SafeBackgroundTask?`, or (for the
+    /// scoped face) a `ReproductionScopedBox` as the second element.
+    private static func beginExpressions(
+        face: PromiseOperation.Face,
+        cleanup: PromiseOperation.Cleanup,
+        taskNumber: inout Int
+    ) -> (task: String, box: String?) {
+        let number = taskNumber
+        taskNumber += 1
+        let onExpiration = "onExpiration: { \(code(for: cleanup)) }"
+        switch face {
+        case .safe(let diagnosing):
+            return (
+                "SafeBackgroundTask.begin(\"task \(number)\", "
+                    + "backend: \(diagnosing ? "diagnostics" : "simulator"), \(onExpiration))", nil
+            )
+        case .scoped(let diagnosing):
+            return (
+                "",
+                "ReproductionScopedBox(ScopedBackgroundTask(\"task \(number)\", "
+                    + "backend: \(diagnosing ? "diagnostics" : "simulator"), \(onExpiration)))"
+            )
+        case .manager(let index):
+            return ("try? manager\(index).beginTask(\"task \(number)\", \(onExpiration))", nil)
         }
     }
 

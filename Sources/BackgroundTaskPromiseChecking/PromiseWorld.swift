@@ -25,6 +25,13 @@ final class PromiseWorld {
         }
     }
 
+    /// The app's threads other than the main thread: how many were started and have not returned,
+    /// and which of them have begun running.
+    private struct Workers: Sendable {
+        var started = 0
+        var running: Set<ObjectIdentifier> = []
+    }
+
     let setup: PromiseSetup
     let simulator: BackgroundTaskSimulator
     private let diagnostics: DiagnosingBackend
@@ -32,7 +39,11 @@ final class PromiseWorld {
     private var slots: [Held?] = Array(repeating: nil, count: PromiseOperation.slotCount)
     private var cleanupCalls: [Int: Int] = [:]
     private var nextTaskNumber = 0
-    private let threadsInFlight = Locked(0)
+    /// The app's other threads running now.
+    private let workers = Locked(Workers())
+    /// Slots an off-main begin will fill, and the begins that have returned.
+    private var reservedSlots: Set<Int> = []
+    private let offMainBegins = Locked<[(slot: Int, task: Held?)]>([])
     private var checkedLogCount = 0
     /// An allowed termination ended the run.
     private(set) var stopped = false
@@ -41,6 +52,9 @@ final class PromiseWorld {
         self.setup = setup
         let simulator = BackgroundTaskSimulator(configuration: setup.simulator, faults: setup.faults)
         simulator.offMainHandlerTimeout = 5
+        // The clock never runs ahead of a thread of the app's (a call held at the gate and released
+        // in the middle of a step goes on at once, as on a device).
+        simulator.appThreadsSettled = { [workers, simulator] in Self.parked(workers, by: simulator) }
         let diagnostics = DiagnosingBackend(wrapping: simulator)
         self.simulator = simulator
         self.diagnostics = diagnostics
@@ -71,8 +85,16 @@ final class PromiseWorld {
         case .advance(let seconds):
             if simulator.termination == nil { simulator.advance(by: seconds) }
         case .begin(let slot, let face, let cleanup):
-            guard appRuns, slots[slot] == nil else { return }
+            guard appRuns, isFree(slot) else { return }
             slots[slot] = begin(face, cleanup: cleanup)
+        case .beginOffMain(let slot, let face, let cleanup):
+            guard appRuns, isFree(slot) else { return }
+            reservedSlots.insert(slot)
+            let begin = beginner(face, cleanup: cleanup)
+            runOnWorker { [offMainBegins] in
+                let task = begin()
+                offMainBegins.withLock { $0.append((slot, task)) }
+            }
         case .end(let slot):
             guard appRuns, let held = take(slot) else { return }
             end(held)
@@ -82,21 +104,7 @@ final class PromiseWorld {
             if case .safe(let task) = held { task.end() }
         case .endOffMain(let slot):
             guard appRuns, let held = take(slot) else { return }
-            threadsInFlight.withLock { $0 += 1 }
-            let heldBefore = simulator.heldCallCount
-            Thread { [threadsInFlight] in
-                Self.endAnywhere(held)
-                threadsInFlight.withLock { $0 -= 1 }
-            }
-            .start()
-            // Under `.holdOffMainCalls(.ends)`, the end is at the gate before the next step (unless it
-            // reaches no system end at all: a task already over).
-            if simulator.faults.contains(.holdOffMainCalls(.ends)) {
-                let deadline = Date(timeIntervalSinceNow: 0.05)
-                while simulator.heldCallCount == heldBefore, threadsInFlight.withLock({ $0 }) > 0, Date() < deadline {
-                    usleep(200)  // a blocking wait: the other thread needs no main actor
-                }
-            }
+            runOnWorker { Self.endAnywhere(held) }
         case .drop(let slot):
             guard appRuns else { return }
             _ = take(slot)
@@ -130,6 +138,10 @@ final class PromiseWorld {
         }
     }
 
+    private func isFree(_ slot: Int) -> Bool {
+        slots[slot] == nil && !reservedSlots.contains(slot)
+    }
+
     private func take(_ slot: Int) -> Held? {
         defer { slots[slot] = nil }
         return slots[slot]
@@ -147,6 +159,14 @@ final class PromiseWorld {
     }
 
     private func begin(_ face: PromiseOperation.Face, cleanup: PromiseOperation.Cleanup) -> Held? {
+        beginner(face, cleanup: cleanup)()
+    }
+
+    /// What begins a task through `face`, on any thread.
+    private func beginner(
+        _ face: PromiseOperation.Face,
+        cleanup: PromiseOperation.Cleanup
+    ) -> @Sendable () -> Held? {
         let number = nextTaskNumber
         nextTaskNumber += 1
         let onExpiration: @MainActor @Sendable () -> Void = { [weak self] in self?.cleanupRan(number, cleanup) }
@@ -154,27 +174,68 @@ final class PromiseWorld {
         switch face {
         case .safe(let diagnosing):
             let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
-            return .safe(SafeBackgroundTask.begin(name, backend: backend, onExpiration: onExpiration))
+            return { .safe(SafeBackgroundTask.begin(name, backend: backend, onExpiration: onExpiration)) }
         case .scoped(let diagnosing):
             let backend: any BackgroundTaskBackend = diagnosing ? diagnostics : simulator
-            return .scoped(ScopedBox(ScopedBackgroundTask(name, backend: backend, onExpiration: onExpiration)))
+            return { .scoped(ScopedBox(ScopedBackgroundTask(name, backend: backend, onExpiration: onExpiration))) }
         case .manager(let index):
-            guard index < managers.count else { return nil }
-            return (try? managers[index].beginTask(name, onExpiration: onExpiration)).map(Held.safe)
+            guard index < managers.count else { return { nil } }
+            let manager = managers[index]
+            return { (try? manager.beginTask(name, onExpiration: onExpiration)).map(Held.safe) }
         }
     }
 
-    /// Lets the app's other threads finish what they are doing, or reach the gate of
-    /// `.holdOffMainCalls`, before the next step: their begins and ends take microseconds on a device,
-    /// while the next step may move the virtual clock by seconds.
-    /// Meanwhile the main thread runs what they send to the main actor (an engine's cleanup), without
-    /// moving the clock.
-    private func quiesce() {
-        let deadline = Date(timeIntervalSinceNow: 0.2)
-        while threadsInFlight.withLock({ $0 }) > simulator.heldCallCount, Date() < deadline {
-            if simulator.termination == nil { simulator.advance(by: 0) }
-            usleep(100)
+    /// Runs app code on a thread of its own, not waited for.
+    private func runOnWorker(_ work: @escaping @Sendable () -> Void) {
+        workers.withLock { $0.started += 1 }
+        Thread { [workers] in
+            let thread = ObjectIdentifier(Thread.current)
+            workers.withLock { _ = $0.running.insert(thread) }
+            work()
+            workers.withLock {
+                $0.running.remove(thread)
+                $0.started -= 1
+            }
         }
+        .start()
+    }
+
+    /// Moves the tasks of off-main begins that have returned into their slots.
+    private func collectOffMainBegins() {
+        let returned = offMainBegins.withLock { begins in
+            let returned = begins
+            begins.removeAll()
+            return returned
+        }
+        for begin in returned {
+            reservedSlots.remove(begin.slot)
+            slots[begin.slot] = begin.task
+        }
+    }
+
+    /// Lets the app's other threads finish what they are doing, or park (at the gate of
+    /// `.holdOffMainCalls`, or frozen while the app is suspended), before the next step: their begins
+    /// and ends take microseconds on a device, while the next step may move the virtual clock by
+    /// seconds. Meanwhile the main thread runs what they send to the main actor (an engine's cleanup),
+    /// without moving the clock.
+    private func quiesce() {
+        let deadline = Date(timeIntervalSinceNow: 0.5)
+        while !workersAreParked(), Date() < deadline {
+            if simulator.termination == nil { simulator.advance(by: 0) }
+            usleep(50)
+        }
+        collectOffMainBegins()
+    }
+
+    /// Whether every thread of the app's is done or held by the simulator.
+    private func workersAreParked() -> Bool {
+        Self.parked(workers, by: simulator)
+    }
+
+    private nonisolated static func parked(_ workers: Locked<Workers>, by simulator: BackgroundTaskSimulator) -> Bool {
+        let workers = workers.withLock { $0 }
+        guard workers.started > 0 else { return true }
+        return workers.running.count == workers.started && workers.running.isSubset(of: simulator.parkedThreadIDs)
     }
 
     private func cleanupRan(_ number: Int, _ cleanup: PromiseOperation.Cleanup) {
@@ -226,20 +287,22 @@ final class PromiseWorld {
 
     /// The terminations the package cannot prevent, each for an assertion no handler can reach:
     /// one the system gave no handler (`.noHandlerWhenLittleTimeLeft`: begun with under 5 s left) that
-    /// its owner did not end in time; and one whose begin reached the system only after the handlers
-    /// of the expiry were called with no time left (a begin held off the main thread until then, with
-    /// `expirationLead = 0`).
+    /// its owner did not end in time; and one begun too late: its begin reached the system only once
+    /// the handlers of an expiry with no time left were being called (`expirationLead = 0`; a begin
+    /// held off the main thread until then), and the system looked before the app ran again (within
+    /// that expiry's handler time). Nothing can end an assertion in no time.
     private func isUnavoidable(_ termination: SimulatedTermination) -> Bool {
         guard termination.reason == .assertionsHeldAfterExpiration, !termination.heldAssertions.isEmpty else {
             return false
         }
         let history = simulator.assertionHistory
         let lastExpiry = simulator.log.last { $0.event == .backgroundTimeExpired }?.time
+        let configuration = simulator.configuration
         return termination.heldAssertions.allSatisfy { held in
             guard let life = history.first(where: { $0.assertion.identifier == held.identifier }) else { return false }
             let begunTooLate =
-                life.expirationHandlerCalledAt == nil && lastExpiry.map { life.assertion.createdAt >= $0 } ?? false
-                && termination.time == life.assertion.createdAt
+                configuration.expirationLead == 0 && lastExpiry.map { life.assertion.createdAt >= $0 } ?? false
+                && termination.time - life.assertion.createdAt <= configuration.handlerTimeBudget
             return !life.hasExpirationHandler || begunTooLate
         }
     }
@@ -252,13 +315,14 @@ final class PromiseWorld {
         simulator.faults = simulator.faults.filter { if case .holdOffMainCalls = $0 { false } else { true } }
         if simulator.appState == .suspended { simulator.enterForeground() }
         let deadline = Date(timeIntervalSinceNow: 5)
-        while threadsInFlight.withLock({ $0 }) > 0 {
+        while workers.withLock({ $0.started }) > 0 {
             guard Date() < deadline else { return "a begin or end made on another thread never returned" }
             simulator.releaseHeldCalls()
             // Handlers those calls get may need the main thread: it runs them without moving the clock.
             if simulator.termination == nil { simulator.advance(by: 0) }
             usleep(1_000)
         }
+        collectOffMainBegins()
         if let violation = check() { return violation }
         guard simulator.termination == nil else { return nil }
         if simulator.appState == .suspended { simulator.enterForeground() }

@@ -33,6 +33,8 @@ extension BackgroundTaskSimulator {
             return wasInBackground != (state.appState != .foreground)
         }
         if changed { stateObservers.notify(inBackground: target != .foreground) }
+        // Work sent to the main actor while the app was suspended runs now that it runs again.
+        if target != .suspended, mainThreadPump.hasPendingWork { mainThreadPump.runQueuedWork() }
     }
 
     // MARK: - The clock
@@ -58,17 +60,33 @@ extension BackgroundTaskSimulator {
         settleOffMainHandlers()
         runPendingHandlers()
         let target = state.withLock { $0.now + duration }
+        var heldLandedThrough: Int?
+        var releasedLandedThrough: Int?
         while true {
             settleOffMainHandlers()  // no time passes while a handler runs on another thread
-            runPendingHandlers()  // a task begun during this advance (after an expiry) gets its handler
-            let heldCalls = callGate.heldCount > 0
-            switch state.withLock({ $0.step(until: target, heldCalls: heldCalls) }) {
+            settleAppThreads()
+            // A task begun during this advance (after an expiry) gets its handler before time moves.
+            if state.withLock({ !$0.pendingHandlers.isEmpty }) {
+                runPendingHandlers()
+                continue
+            }
+            // Held calls, and calls released but not landed yet, land before the watchdog looks (each
+            // call once: one that never lands does not stop the clock).
+            let tickets = callGate.ticketsIssued
+            let heldCalls = !callGate.isIdle && tickets != heldLandedThrough
+            let releasedCalls = !callGate.allLanded && tickets != releasedLandedThrough
+            switch state.withLock({ $0.step(until: target, heldCalls: heldCalls, releasedCalls: releasedCalls) }) {
             case .done:
                 return
             case .again:
                 continue
             case .landHeldCalls:
-                callGate.releaseAllAndWaitUntilLanded(timeout: 2)
+                heldLandedThrough = tickets
+                releasedLandedThrough = tickets
+                landHeldCalls()
+            case .landReleasedCalls:
+                releasedLandedThrough = tickets
+                landReleasedCalls()
             case .expire(let calls):
                 runExpiry(calls)
             case .fire(let work):
@@ -94,6 +112,19 @@ extension BackgroundTaskSimulator {
     /// - Parameter duration: Seconds the handler takes.
     @MainActor public func spend(_ duration: TimeInterval) {
         advance(by: duration)
+    }
+
+    /// The app's own threads that the driver tells of (``appThreadsSettled``) finish or park before
+    /// the clock moves, at most 0.5 s of real time: a device runs them in microseconds. Meanwhile the
+    /// main thread runs what they send to the main actor.
+    @MainActor private func settleAppThreads() {
+        guard let settled = appThreadsSettled else { return }
+        let deadline = Date(timeIntervalSinceNow: 0.5)
+        while !settled(), Date() < deadline {
+            mainThreadPump.runQueuedWork()
+            usleep(50)
+        }
+
     }
 
     /// Handlers running off the main thread, and the work they sent to the main actor, finish before
@@ -150,8 +181,27 @@ extension BackgroundTaskSimulator {
             invoke(handler, for: identifier)
         }
         // Calls held off the main thread land now: after the handlers, before the system looks.
-        callGate.releaseAllAndWaitUntilLanded(timeout: 2)
+        landHeldCalls()
         state.withLock { $0.finishExpiry() }
+    }
+
+    /// Releases the calls held off the main thread and waits (at most 2 s of real time) until they
+    /// have reached the system, running meanwhile what they send to the main actor (a handler such a
+    /// begin gets may send its cleanups there), as handler time: the main thread is free for them.
+    @MainActor private func landHeldCalls() {
+        callGate.releaseAll()
+        landReleasedCalls()
+    }
+
+    /// Waits (at most 2 s of real time) until the calls released from the gate have reached the
+    /// system, running meanwhile what they send to the main actor, as handler time.
+    @MainActor private func landReleasedCalls() {
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while !callGate.allLanded, Date() < deadline {
+            mainThreadPump.runQueuedWork()
+            usleep(100)
+        }
+        mainThreadPump.runQueuedWork()
     }
 
     /// Calls a handler that is not part of an expiry: it gets its own handler-time account, charged
@@ -164,6 +214,14 @@ extension BackgroundTaskSimulator {
         faults: Set<SimulatorFault>? = nil
     ) {
         invoke(handler, for: identifier, ownAccount: true, faults: faults)
+    }
+
+    /// Whether the app's threads that the test drives itself are done or parked by the simulator (at
+    /// the gate of ``SimulatorFault/holdOffMainCalls(_:)``, or frozen while suspended: see
+    /// ``parkedThreadIDs``); `nil`: none. Asked before the clock moves, which waits for it.
+    package var appThreadsSettled: (@Sendable () -> Bool)? {
+        get { appThreadsSettledSetting.withLock { $0 } }
+        set { appThreadsSettledSetting.withLock { $0 = newValue } }
     }
 
     /// How long, in real time, the main thread waits for a handler called off the main thread before

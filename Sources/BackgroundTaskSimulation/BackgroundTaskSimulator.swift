@@ -32,7 +32,10 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     let mainThreadPump = MainThreadPump()
     /// Holds off-main calls under ``SimulatorFault/holdOffMainCalls(_:)``.
     let callGate = CallGate()
+    /// The app's threads held now: at the gate, or frozen while the app is suspended.
+    let parkedThreads = ParkedThreads()
     let offMainHandlerTimeoutSetting = Locked<TimeInterval>(10)
+    let appThreadsSettledSetting = Locked<(@Sendable () -> Bool)?>(nil)
     /// The `performExpiringActivity` activities running.
     let activities = SimulatedActivities()
 
@@ -47,6 +50,9 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
             state.withLock { $0.handlerContexts.append(HandlerContext()) }
             body()
             state.withLock { _ = $0.handlerContexts.popLast() }
+        }
+        mainThreadPump.appRuns = { [state] in
+            state.withLock { $0.appState == .foreground || $0.appState == .background }
         }
     }
 
@@ -84,7 +90,7 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
         callSite: BackgroundTaskCallSite?,
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier? {
-        let outcome = state.withLock { state in
+        let outcome = whileAppRuns { state in
             let outcome = state.begin(name: name, handler: expirationHandler)
             if case .granted(let identifier, _) = outcome, let callSite {
                 state.outstanding[identifier.rawValue]?.callSite = callSite
@@ -136,7 +142,10 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
                 return begin ? kinds.holdsBegins : kinds.holdsEnds
             }
         }
-        return holds ? callGate.hold() : nil
+        guard holds else { return nil }
+        parkedThreads.enter()
+        defer { parkedThreads.leave() }
+        return callGate.hold()
     }
 
     /// `nil` in the foreground; the background budget left in the background; 0 once suspended.
@@ -157,8 +166,37 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
         let ticket = holdIfFaulted(begin: false)
         defer { if let ticket { callGate.landed(ticket) } }
-        state.withLock { $0.end(identifier, bySafetyNet: bySafetyNet) }
+        whileAppRuns { $0.end(identifier, bySafetyNet: bySafetyNet) }
     }
+
+    /// Runs a begin or end on the state once the app runs. A suspended app's threads are frozen: a
+    /// call made off the main thread while the app is suspended waits until it runs again (or is
+    /// terminated), as a thread frozen in the middle of its work goes on when the app is resumed. It
+    /// waits at most ``offMainHandlerTimeout`` of real time, then goes on and is recorded as
+    /// ``SimulatorMisuse/callWhileSuspended``; so is such a call made on the main thread, which a
+    /// suspended app never makes.
+    private func whileAppRuns<Value>(_ body: (inout SimulatorState) -> Value) -> Value {
+        let offMain = !MainActorContext.isCurrent
+        let deadline = Date(timeIntervalSinceNow: offMain ? offMainHandlerTimeout : 0)
+        var frozen = false
+        defer { if frozen { parkedThreads.leave() } }
+        while true {
+            let result: Value? = state.withLock { state in
+                guard offMain, state.appState == .suspended, Date() < deadline else { return body(&state) }
+                return nil
+            }
+            if let result { return result }
+            if !frozen {
+                frozen = true
+                parkedThreads.enter()
+            }
+            usleep(500)  // a frozen thread: it needs nothing from the main thread to go on
+        }
+    }
+
+    /// The app's threads the simulator holds now (at the gate of ``SimulatorFault/holdOffMainCalls(_:)``,
+    /// or frozen while the app is suspended), by `ObjectIdentifier(Thread.current)`.
+    package var parkedThreadIDs: Set<ObjectIdentifier> { parkedThreads.threads }
 
     /// Records a manager task the safety net ended while it shared the manager's assertion.
     package func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite) {
@@ -204,7 +242,9 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     public var now: TimeInterval { state.withLock { $0.now } }
 
     /// Tells BackgroundTaskKit's engines the call sites and its virtual clock: task ages and linger
-    /// timers on a simulator run in its virtual time.
+    /// timers on a simulator run in its virtual time. A manager waits at most 0.1 s of real time for
+    /// a begin in flight on another thread (a call held by ``SimulatorFault/holdOffMainCalls(_:)``,
+    /// which only the test, an expiry or a handler's grace releases).
     public var engineHooks: BackgroundTaskBackendHooks? {
         BackgroundTaskBackendHooks(
             callSiteAware: self,
@@ -213,7 +253,8 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
                 schedule: { [weak self] delay, work in self?.schedule(after: delay, work) },
                 isVirtual: true
             ),
-            mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) }
+            mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) },
+            inFlightBeginWaitLimit: 2 * CallGate.handlerGrace
         )
     }
 

@@ -62,13 +62,25 @@ final class CallGate: @unchecked Sendable {  // state only under `condition`
         condition.unlock()
     }
 
-    /// Releases every held call and waits (at most `timeout` of real time) until they have landed.
-    func releaseAllAndWaitUntilLanded(timeout: TimeInterval) {
+    /// How many calls have come to the gate so far.
+    var ticketsIssued: Int {
         condition.lock()
-        releaseLocked()
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !inFlight.isEmpty, condition.wait(until: deadline) {}
-        condition.unlock()
+        defer { condition.unlock() }
+        return nextTicket
+    }
+
+    /// Whether no call is held, and every released call has landed.
+    var isIdle: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return held.isEmpty && inFlight.isEmpty
+    }
+
+    /// Whether every released call has landed.
+    var allLanded: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return inFlight.isEmpty
     }
 
     /// An expiration handler started (`true`) or returned (`false`), on any thread.

@@ -24,6 +24,9 @@ final class MainThreadPump: @unchecked Sendable {  // state only under `conditio
     /// Runs work drained from the main queue as handler time (set by the simulator): that work is
     /// always done for an expiration handler, so the time it spends must not move the clock.
     var asHandlerTime: (@Sendable (() -> Void) -> Void)?
+    /// Whether the app runs (set by the simulator): a suspended app's main thread runs nothing, so
+    /// work drained on the main queue's turn waits until it runs again (``runQueuedWork()``).
+    var appRuns: (@Sendable () -> Bool)?
 
     /// Whether hopped work or handler threads are pending.
     var hasPendingWork: Bool {
@@ -92,9 +95,19 @@ final class MainThreadPump: @unchecked Sendable {  // state only under `conditio
         return pump(until: { self.backgroundWork == 0 }, timeout: timeout, conditionHeld: true)
     }
 
-    /// Runs the queued work on the main thread, as handler time.
-    private func drain() {
+    /// On the main thread: runs the work queued now, as handler time, without waiting for more.
+    func runQueuedWork() {
+        drain(evenIfSuspended: true)
+    }
+
+    /// Runs the queued work on the main thread, as handler time; on the main queue's own turn, not
+    /// while the app is suspended.
+    private func drain(evenIfSuspended: Bool = false) {
         condition.lock()
+        if !evenIfSuspended, let appRuns, !appRuns() {
+            condition.unlock()
+            return
+        }
         let batch = work
         work.removeAll()
         let asHandlerTime = asHandlerTime

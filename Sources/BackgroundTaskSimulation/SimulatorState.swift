@@ -228,13 +228,18 @@ struct SimulatorState {
         /// The watchdog is about to look (a handler's deadline, the end of the budget): let the calls
         /// held off the main thread land first, then ask again.
         case landHeldCalls
+        /// The app is about to be suspended while calls released from the gate are still on their
+        /// way: let them land first (a device's thread makes them in microseconds), then ask again.
+        case landReleasedCalls
     }
 
     /// Handles the next thing due no later than `target`, or moves the clock to `target`. With
-    /// `heldCalls`, returns ``Step/landHeldCalls`` at a moment the watchdog checks, before checking.
-    mutating func step(until target: TimeInterval, heldCalls: Bool = false) -> Step {
+    /// `heldCalls`, returns ``Step/landHeldCalls`` at a moment the watchdog checks, before checking;
+    /// with `releasedCalls`, returns ``Step/landReleasedCalls`` before suspending the app.
+    mutating func step(until target: TimeInterval, heldCalls: Bool = false, releasedCalls: Bool = false) -> Step {
         guard termination == nil else { return .done }
         if appState == .background, outstanding.isEmpty, target > now, !configuration.debuggerAttached {
+            if releasedCalls { return .landReleasedCalls }
             appState = .suspended
             record(.appStateChanged(.suspended))
         }

@@ -17,8 +17,10 @@ guard steps > 0 else {
 }
 
 if let replay = ProcessInfo.processInfo.environment["PROMISE_REPLAY"].flatMap(UInt64.init) {
-    // PROMISE_REPLAY=<seed>: runs that seed's run ten times, to see whether a violation reproduces.
-    for outcome in await PromiseChecker.replay(seed: replay, times: 10) { print(outcome ?? "kept") }
+    // PROMISE_REPLAY=<seed>: runs that seed's run ten times, to see whether a violation reproduces;
+    // with PROMISE_TRACE=1 too, prints each operation and what the simulator logged while it ran.
+    let trace = ProcessInfo.processInfo.environment["PROMISE_TRACE"] == "1"
+    for outcome in await PromiseChecker.replay(seed: replay, times: 10, trace: trace) { print(outcome ?? "kept") }
     exit(0)
 }
 

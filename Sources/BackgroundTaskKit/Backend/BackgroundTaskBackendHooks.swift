@@ -20,15 +20,21 @@ public final class BackgroundTaskBackendHooks: Sendable {
     /// `DispatchQueue.main`. The simulator runs the work on the main thread that is waiting for the
     /// handler, as a device's free main thread would.
     package let mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    /// The longest a manager waits, in real time, for a begin in flight on another thread before it
+    /// goes on without it (1 s otherwise); `nil`: no limit of the backend's. On a device a begin is in
+    /// flight for microseconds; on the simulator only while a test holds it, which a wait cannot end.
+    package let inFlightBeginWaitLimit: Double?
 
     package init(
         callSiteAware: (any CallSiteAwareBackend)?,
         clock: BackendClock?,
-        mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+        mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
+        inFlightBeginWaitLimit: Double? = nil
     ) {
         self.callSiteAware = callSiteAware
         self.clock = clock
         self.mainActorHop = mainActorHop
+        self.inFlightBeginWaitLimit = inFlightBeginWaitLimit
     }
 }
 

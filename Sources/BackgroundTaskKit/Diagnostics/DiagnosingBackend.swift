@@ -79,7 +79,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         self.clock = wrappedHooks?.clock ?? .system
         self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
         hooks = BackgroundTaskBackendHooks(
-            callSiteAware: self, clock: wrappedHooks?.clock, mainActorHop: wrappedHooks?.mainActorHop)
+            callSiteAware: self, clock: wrappedHooks?.clock, mainActorHop: wrappedHooks?.mainActorHop,
+            inFlightBeginWaitLimit: wrappedHooks?.inFlightBeginWaitLimit)
     }
 
     /// Tells the engine the call sites and safety-net ends, and passes the wrapped backend's clock on.

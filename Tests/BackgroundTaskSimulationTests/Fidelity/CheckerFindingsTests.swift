@@ -122,3 +122,35 @@ private func waitForValue<Value: Sendable>(_ box: Locked<Value?>) async throws -
     }
     return try #require(box.withLock { $0 })
 }
+
+extension CheckerFindingsTests {
+    /// A task begun on a queue whose handler comes before its begin returns, called on that queue.
+    @Test(arguments: [false, true], [false, true])
+    func aTaskBegunOffTheMainThreadWhoseHandlerComesFirstIsEnded(holdingEnds: Bool, insideWith: Bool) async throws {
+        let simulator = BackgroundTaskSimulator(
+            faults: holdingEnds
+                ? [.handlerBeforeBeginReturns, .handlerOffMainActor, .holdOffMainCalls(.ends)]
+                : [.handlerBeforeBeginReturns, .handlerOffMainActor])
+        simulator.enterBackground()
+        let begun = FrozenThreadTests.ThreadResult { [simulator] in
+            ScopedBoxForTests(ScopedBackgroundTask("Queue", backend: simulator))
+        }
+        #expect(await waitUntil("the begin returns") { begun.value != nil || !simulator.parkedThreadIDs.isEmpty })
+        if insideWith {
+            withBackgroundTask("With", backend: simulator) { simulator.advance(by: 6) }
+        } else {
+            simulator.advance(by: 6)
+        }
+        #expect(simulator.termination == nil)
+        #expect(simulator.outstanding.isEmpty)
+    }
+}
+
+/// A scoped task any thread may hold.
+final class ScopedBoxForTests: @unchecked Sendable {  // one thread at a time uses it
+    var task: ScopedBackgroundTask?
+
+    init(_ task: consuming ScopedBackgroundTask) {
+        self.task = consume task
+    }
+}

@@ -131,3 +131,64 @@ struct HeldCallTests {
         #expect(simulator.outstanding.isEmpty)
     }
 }
+
+extension HeldCallTests {
+    /// A call released just before the clock moves has not reached the system yet when the watchdog
+    /// comes: the watchdog waits for it, as a device's thread would have made it in microseconds.
+    @Test func aCallReleasedJustBeforeTheClockMovesLandsBeforeTheWatchdogLooks() async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.ends)])
+        let backend: any BackgroundTaskBackend = simulator
+        simulator.enterBackground()
+        let identifier = try #require(backend.beginBackgroundTask(named: "Upload") {})
+        simulator.advance(by: 27)  // the handler came at 26 s and did not end it; 4 s left
+        Thread { backend.endBackgroundTask(identifier) }.start()
+        try await simulator.waitForHeldCalls(1)
+        simulator.releaseHeldCalls()
+        simulator.advance(by: 10)  // the end is on its way when the watchdog's deadline comes
+        #expect(simulator.termination == nil)
+        #expect(simulator.events.contains(.ended(identifier)))
+    }
+
+    /// A task whose begin a queue made during this advance (after the expiry) gets its handler before
+    /// the clock reaches the end of the budget.
+    @Test func aBeginLandingInsideAdvanceGetsItsHandlerBeforeTheBudgetEnds() async throws {
+        let simulator = BackgroundTaskSimulator(faults: [.holdOffMainCalls(.begins)])
+        let backend: any BackgroundTaskBackend = simulator
+        simulator.enterBackground()
+        let keeper = try #require(backend.beginBackgroundTask(named: "Keeper") {})
+        simulator.advance(by: 26)  // expired: the keeper's handler came (and did not end it)
+        let late = FrozenThreadTests.ThreadResult {
+            SafeBackgroundTask.begin("Late", backend: simulator)
+        }
+        try await simulator.waitForHeldCalls(1)
+        backend.endBackgroundTask(keeper)
+        simulator.releaseHeldCalls()
+        simulator.advance(by: 10)
+        #expect(simulator.termination == nil)
+        #expect(await waitUntil("the begin returns") { late.value != nil })
+        #expect(late.value?.state == .expired)
+        try simulator.expectNoLeaks()
+    }
+}
+
+extension HeldCallTests {
+    /// A begin released just before `advance(by:)` lands inside it, its handler comes first, and the
+    /// task's end then waits at the gate at the same virtual moment: that end lands too before the
+    /// watchdog checks the handler's deadline.
+    @Test func anEndHeldRightAfterAReleasedBeginLandsBeforeTheDeadline() async throws {
+        var configuration = SimulatorConfiguration()
+        configuration.backgroundTimeBudget = 10
+        configuration.expirationLead = 0
+        let simulator = BackgroundTaskSimulator(
+            configuration: configuration,
+            faults: [.handlerBeforeBeginReturns, .handlerOffMainActor, .holdOffMainCalls(.beginsAndEnds)])
+        let begun = FrozenThreadTests.ThreadResult { SafeBackgroundTask.begin("Queue", backend: simulator) }
+        try await simulator.waitForHeldCalls(1)
+        simulator.enterBackground()
+        simulator.releaseHeldCalls()
+        simulator.advance(by: 15)  // the begin lands, its handler comes, its end waits at the gate
+        #expect(simulator.termination == nil)
+        #expect(simulator.events.contains(.ended(BackgroundTaskIdentifier(rawValue: 1))))
+        #expect(await waitUntil("the begin returns") { begun.value != nil })
+    }
+}

@@ -117,8 +117,12 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     package init(backend: (any BackgroundTaskBackend)?, options: Options) {
         self.backend = backend
         self.isStandalone = backend == nil
-        self.options = options
         let hooks = backend?.engineHooks
+        var options = options
+        if let limit = hooks?.inFlightBeginWaitLimit {
+            options.inFlightBeginTimeout = min(options.inFlightBeginTimeout, limit)
+        }
+        self.options = options
         self.hooks = hooks
         var clock = hooks?.clock ?? .system
         if let now = options.now { clock = clock.reading(now) }
