@@ -8,7 +8,7 @@ public enum BGTask {
           simulate    Run the catalog of background-task bug patterns on the iOS-policy simulator
                       and print how each variant ends.
           audit       Scan Swift and Objective-C sources (PATH...) for risky raw background-task
-                      calls: bgtask audit PATH... (rules BT001-BT009, see Documentation/Audit.md).
+                      calls: bgtask audit PATH... (rules BT001-BT010, see Documentation/Audit.md).
 
         SIMULATE OPTIONS:
           --format table|json   Output format (default: table).

@@ -34,7 +34,7 @@ extension BackgroundTaskSimulator {
         }
         if changed { stateObservers.notify(inBackground: target != .foreground) }
         // Work sent to the main actor while the app was suspended runs now that it runs again.
-        if target != .suspended, mainThreadPump.hasPendingWork { mainThreadPump.runQueuedWork() }
+        if target != .suspended { mainThreadPump.runQueuedWork() }
     }
 
     // MARK: - The clock
@@ -65,6 +65,8 @@ extension BackgroundTaskSimulator {
         while true {
             settleOffMainHandlers()  // no time passes while a handler runs on another thread
             settleAppThreads()
+            // What the app's threads sent to the main actor as they finished runs before time moves.
+            if mainThreadPump.runQueuedWork() { continue }
             // A task begun during this advance (after an expiry) gets its handler before time moves.
             if state.withLock({ !$0.pendingHandlers.isEmpty }) {
                 runPendingHandlers()

@@ -47,7 +47,9 @@ extension BackgroundTaskSimulator {
     /// it; ``expectNoExpiry()`` does.
     ///
     /// - Throws: ``SimulatorExpectationFailure`` naming the termination, the assertions still held,
-    ///   or the lines whose tasks the safety net ended.
+    ///   the lines whose tasks went to the platform's backend while this simulator was a task-local
+    ///   default (``SimulatorMisuse/defaultBackendNotReached(_:)``), or the lines whose tasks the
+    ///   safety net ended.
     public func expectNoLeaks() throws {
         if let termination {
             throw failure("Expected no leaks, but the app was \(termination)")
@@ -56,6 +58,17 @@ extension BackgroundTaskSimulator {
         guard held.isEmpty else {
             let list = held.map(\.description).joined(separator: ", ")
             throw failure("Expected no leaks, but \(held.count) assertion(s) are still held: \(list)")
+        }
+        let unreached = events.compactMap { event -> BackgroundTaskCallSite? in
+            if case .misuse(.defaultBackendNotReached(let callSite)) = event { callSite } else { nil }
+        }
+        guard unreached.isEmpty else {
+            let list = unreached.map(\.description).joined(separator: "; ")
+            throw failure(
+                "Expected no leaks, but \(unreached.count) task(s) began on the platform's backend instead of this "
+                    + "simulator, untested: \(list). withBackgroundTaskBackend is task-local and does not reach "
+                    + "DispatchQueue work, other threads or Task.detached; use withProcessWideBackgroundTaskBackend."
+            )
         }
         let caught = safetyNetEnds
         guard caught.isEmpty else {

@@ -25,7 +25,9 @@ import Foundation
 /// expiration handlers run on the main actor while they run.
 ///
 /// See `Documentation/Simulator.md` for exactly which iOS rules it models and which it does not.
-public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAwareBackend, ApplicationStateReporting {
+public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAwareBackend, ApplicationStateReporting,
+    DefaultBackendFallThroughReceiving
+{
     let state: Locked<SimulatorState>
     let stateObservers = SimulatedStateObservers()
     /// Runs main-actor work of handlers called off the main thread while the main thread waits.
@@ -197,6 +199,12 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// The app's threads the simulator holds now (at the gate of ``SimulatorFault/holdOffMainCalls(_:)``,
     /// or frozen while the app is suspended), by `ObjectIdentifier(Thread.current)`.
     package var parkedThreadIDs: Set<ObjectIdentifier> { parkedThreads.threads }
+
+    /// Records a begin that went to the platform's backend while this simulator was a task-local
+    /// default: the test did not reach it.
+    package func defaultBackendFellThrough(at callSite: BackgroundTaskCallSite) {
+        state.withLock { $0.record(.misuse(.defaultBackendNotReached(callSite))) }
+    }
 
     /// Records a manager task the safety net ended while it shared the manager's assertion.
     package func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite) {

@@ -95,26 +95,30 @@ final class MainThreadPump: @unchecked Sendable {  // state only under `conditio
         return pump(until: { self.backgroundWork == 0 }, timeout: timeout, conditionHeld: true)
     }
 
-    /// On the main thread: runs the work queued now, as handler time, without waiting for more.
-    func runQueuedWork() {
-        drain(evenIfSuspended: true)
+    /// On the main thread: runs the work queued now, as handler time, without waiting for more; not
+    /// while the app is suspended. Returns whether it ran any.
+    @discardableResult
+    func runQueuedWork() -> Bool {
+        drain()
     }
 
-    /// Runs the queued work on the main thread, as handler time; on the main queue's own turn, not
-    /// while the app is suspended.
-    private func drain(evenIfSuspended: Bool = false) {
+    /// Runs the queued work on the main thread, as handler time; not while the app is suspended (a
+    /// suspended app's main thread runs nothing: the work waits until it runs again).
+    @discardableResult
+    private func drain() -> Bool {
         condition.lock()
-        if !evenIfSuspended, let appRuns, !appRuns() {
+        if let appRuns, !appRuns() {
             condition.unlock()
-            return
+            return false
         }
         let batch = work
         work.removeAll()
         let asHandlerTime = asHandlerTime
         condition.unlock()
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty else { return false }
         let run = { for item in batch { item() } }
         if let asHandlerTime { asHandlerTime(run) } else { run() }
+        return true
     }
 
     /// Runs hopped work until `done` holds (read under the lock when `conditionHeld`) or the timeout.

@@ -54,6 +54,10 @@ public enum SimulatorMisuse: Equatable, Sendable {
     /// ten seconds of real time (typically: it waits for `DispatchQueue.main`, which cannot run while
     /// the test's main thread waits for the handler); the simulator went on without it.
     case offMainHandlerDidNotReturn(BackgroundTaskIdentifier?)
+    /// While this simulator was a default backend (`withBackgroundTaskBackend`), a task begun at the
+    /// call site used the platform's backend instead: the task-local default did not reach its
+    /// queue, thread or detached task. Use `withProcessWideBackgroundTaskBackend`, or pass the backend.
+    case defaultBackendNotReached(BackgroundTaskCallSite)
 }
 
 /// An event with the virtual time at which it happened.
@@ -115,6 +119,10 @@ extension SimulatorMisuse: CustomStringConvertible {
         case .offMainHandlerDidNotReturn(let identifier):
             "the expiration handler of \(SimulatorEvent.subject(identifier)), called off the main thread, had not "
                 + "returned in time (is it waiting for DispatchQueue.main, which the test's main thread holds?)"
+        case .defaultBackendNotReached(let callSite):
+            "a task begun at \(callSite) used the platform's backend, not this simulator: a task-local "
+                + "withBackgroundTaskBackend does not reach DispatchQueue work, other threads or Task.detached "
+                + "(use withProcessWideBackgroundTaskBackend, or pass the backend)"
         }
     }
 }

@@ -66,12 +66,12 @@ struct ReportFormatTests {
         #expect(
             skipped == [["path": "App/Blob.swift", "reason": "binary", "detail": "binary file (contains NUL bytes)"]])
         let rules = try #require(object["rules"] as? [[String: String]])
-        #expect(rules.map { $0["id"] } == (1...9).map { "BT00\($0)" })
+        #expect(rules.map { $0["id"] } == (1...10).map { String(format: "BT%03d", $0) })
     }
 
     @Test("Every rule has an id, a severity and a summary; severities are ordered")
     func rulesAreDescribed() {
-        #expect(AuditRule.all.map(\.id) == (1...9).map { "BT00\($0)" })
+        #expect(AuditRule.all.map(\.id) == (1...10).map { String(format: "BT%03d", $0) })
         #expect(AuditRule.all.allSatisfy { !$0.summary.isEmpty })
         #expect(AuditRule.withID("bt004")?.severity == .error)
         #expect(Severity.note < .warning && Severity.warning < .error)

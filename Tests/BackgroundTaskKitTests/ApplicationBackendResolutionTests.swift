@@ -69,7 +69,7 @@ struct ApplicationBackendResolutionTests {
     // MARK: - First use off the main thread
 
     @MainActor
-    @Test func firstUseOffTheMainThreadReturnsNotGrantedWithoutBlocking() async {
+    @Test func firstUseOffTheMainThreadIsGrantedProvisionallyWithoutBlocking() async {
         let (backend, application, resolverCalls) = Self.makeBackend()
         application.setBackgroundTimeRemaining(20)
         let result = Locked<(BackgroundTaskIdentifier?, TimeInterval?)?>(nil)
@@ -86,7 +86,7 @@ struct ApplicationBackendResolutionTests {
         let returned = done.waitBlocking(timeout: 5)
 
         #expect(returned)
-        #expect(result.value?.0 == nil)
+        #expect(result.value?.0 != nil)  // provisional: the real begin follows on the main queue
         #expect(result.value?.1 == nil)
         #expect(application.begun.isEmpty)
         #expect(resolverCalls.value.isEmpty)
@@ -101,7 +101,7 @@ struct ApplicationBackendResolutionTests {
         let onMain = backend.beginBackgroundTask(named: "Main", expirationHandler: nil)
         let offMain = await onNewThread { backend.beginBackgroundTask(named: "Late", expirationHandler: nil) }
 
-        #expect(early == nil)
+        #expect(early != nil)
         #expect(onMain != nil)
         #expect(offMain != nil)
         #expect(resolverCalls.value == [true])

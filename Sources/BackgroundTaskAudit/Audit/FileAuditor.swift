@@ -43,7 +43,9 @@ enum FileAuditor {
             path: path,
             isAllowedWrapperPath: configuration.isAllowedWrapper(path)
         )
-        guard !analysis.sites.isEmpty else { return .audited(findings: [], suppressed: 0) }
+        guard !analysis.sites.isEmpty || DiscardedTaskRule.mayApply(to: syntax) else {
+            return .audited(findings: [], suppressed: 0)
+        }
         guard analysis.sites.count <= maximumCallSites else {
             return .skipped(
                 SkippedFile(

@@ -23,6 +23,7 @@ enum RuleCatalog {
             DoubleEndRule.self,
             EarlyExitRule.self,
             ExpiringActivityReturnsEarlyRule.self,
+            DiscardedTaskRule.self,
         ]
     }
 }

@@ -17,12 +17,14 @@ import Foundation
 /// - ``init(_:)`` takes the application directly, for example handed over on the main actor at
 ///   launch. Every call works on every thread from then on.
 /// - ``init(resolving:)`` resolves it lazily. A first use **on** the main thread calls the resolver
-///   there and caches the result. A first use **off** the main thread never blocks and never crashes:
-///   it schedules the resolution on the main queue (`DispatchQueue.main.async`, never `sync`) and
-///   reports "not granted" (`nil`) and no time remaining (`nil`) until the main queue has run it.
-/// - ``resolveNow()``, called on the main actor (at launch), resolves at once, so background threads
-///   never meet the unresolved case. `.uiApplication` needs it only if the
-///   first background task of the process may begin off the main thread.
+///   there and caches the result. A first use **off** the main thread never blocks and never crashes,
+///   and its begin is granted: it gets a provisional identifier at once, and the resolution and the
+///   real `beginBackgroundTask` follow on the main queue (`DispatchQueue.main.async`, never `sync`),
+///   normally within milliseconds. Ending the provisional identifier ends the real assertion, or
+///   cancels the begin if the main queue has not made it yet; the expiration handler is passed
+///   through unchanged. Until then ``backgroundTimeRemaining`` is `nil` there.
+/// - ``resolveNow()``, called on the main actor (at launch), resolves at once, so that even the first
+///   begin off the main thread reaches the application immediately. Nothing needs it.
 ///
 /// The cache is shared by every copy of the backend. "On the main thread" means where the main actor
 /// runs: the main thread in an app; in a process that called `dispatch_main()` (a command-line tool,
@@ -45,6 +47,7 @@ import Foundation
 /// > ``endBackgroundTask(_:)``; this backend never ends one by itself.
 public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: BackgroundTaskBackend {
     private let resolver: ApplicationResolver<Application>
+    private let deferred = DeferredBegins<Application>()
 
     /// Creates a backend over an application you already hold.
     ///
@@ -57,8 +60,8 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
     /// Creates a backend that resolves the application lazily, on the main actor.
     ///
     /// The resolver is called at most once, always on the main actor: at the first use on the main
-    /// thread, at ``resolveNow()``, or on the main queue after a first use off the main thread (which
-    /// reports "not granted" meanwhile).
+    /// thread, at ``resolveNow()``, or on the main queue after a first use off the main thread (whose
+    /// begin is granted a provisional identifier meanwhile; see the type's discussion).
     ///
     /// ```swift
     /// let backend = ApplicationBackend(resolving: { UIApplication.shared })
@@ -66,7 +69,16 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
     ///
     /// - Parameter resolve: Returns the application; called on the main actor.
     public init(resolving resolve: @escaping @MainActor @Sendable () -> Application) {
-        resolver = ApplicationResolver(resolving: resolve)
+        resolver = ApplicationResolver(resolving: { resolve() })
+    }
+
+    /// Creates a backend that looks the application up lazily, on the main actor, as
+    /// ``init(resolving:)`` does, until `lookUp` finds one (`nil`: none yet, or none in this process;
+    /// meanwhile begins are not granted).
+    ///
+    /// - Parameter lookUp: Returns the application, or `nil`; called on the main actor.
+    package init(lookingUp lookUp: @escaping @MainActor @Sendable () -> Application?) {
+        resolver = ApplicationResolver(resolving: lookUp)
     }
 
     /// Resolves the application now, so that calls from background threads never find it unresolved.
@@ -83,9 +95,10 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
     /// - Parameters:
     ///   - name: The task's name, passed through unchanged (the system prints it in its warnings).
     ///   - expirationHandler: Passed through unchanged; UIKit calls it on the main thread.
-    /// - Returns: The application's identifier, or `nil` when it returned `.invalid` or when the
-    ///   application is not resolved yet (first use off the main thread; see the type's discussion).
-    ///   When `nil`, the handler is never called by this backend's request.
+    /// - Returns: The application's identifier, or `nil` when it returned `.invalid`. Before the
+    ///   application is resolved, a begin off the main thread returns a provisional identifier (see the
+    ///   type's discussion), and one made by the resolver itself returns `nil`. When `nil`, the handler
+    ///   is never called by this backend's request.
     ///
     /// > Important: The handler may run before this method returns when you call it off the main
     /// > thread: UIKit calls it on the main thread as soon as time runs out.
@@ -93,7 +106,10 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
         named name: String?,
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier? {
-        guard let application = resolver.application() else { return nil }
+        guard let application = resolver.application() else {
+            guard !MainActorContext.isCurrent else { return nil }  // the resolver itself is beginning
+            return deferred.begin(named: name, expirationHandler: expirationHandler, resolver: resolver)
+        }
         let identifier = application.beginBackgroundTask(withName: name, expirationHandler: expirationHandler)
         guard identifier != .invalid else { return nil }
         return BackgroundTaskIdentifier(rawValue: identifier.rawValue)
@@ -102,12 +118,19 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
     /// Ends an assertion the application granted.
     ///
     /// An identifier whose raw value is the application's `.invalid` is ignored, and so is any call
-    /// before the application is resolved (nothing can have been granted yet). Ending an identifier
-    /// twice reaches the application twice; UIKit only logs it.
+    /// before the application is resolved (nothing can have been granted yet). A provisional
+    /// identifier ends the assertion it became, or cancels its begin. Ending an identifier twice
+    /// reaches the application twice; UIKit only logs it.
     ///
     /// - Parameter identifier: An identifier returned by
     ///   ``beginBackgroundTask(named:expirationHandler:)``.
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        if DeferredBegins<Application>.isProvisional(identifier) {
+            if let begun = deferred.end(identifier), let application = resolver.resolvedApplication {
+                application.endBackgroundTask(begun)
+            }
+            return
+        }
         let applicationIdentifier = Application.TaskIdentifier(rawValue: identifier.rawValue)
         guard applicationIdentifier != .invalid, let application = resolver.resolvedApplication else { return }
         application.endBackgroundTask(applicationIdentifier)

@@ -26,25 +26,25 @@ extension BackgroundTaskBackend where Self == UnlimitedBackend {
 // MARK: - iOS, tvOS, visionOS, Mac Catalyst
 
 #if canImport(UIKit) && !os(watchOS)
-    @available(iOSApplicationExtension, unavailable)
-    @available(tvOSApplicationExtension, unavailable)
-    @available(visionOSApplicationExtension, unavailable)
-    @available(macCatalystApplicationExtension, unavailable)
-    private let sharedApplicationBackend = ApplicationBackend<UIApplication>(resolving: { UIApplication.shared })
+    // `UIApplication.shared` is unavailable in app extensions, and Xcode compiles this package for
+    // them too: the application is looked up at run time instead (see `UIApplication+RunTime.swift`).
+    private let sharedApplicationBackend = ApplicationBackend<UIApplication>(
+        lookingUp: { UIApplication.sharedAtRunTime })
 
     extension BackgroundTaskBackend where Self == ApplicationBackend<UIApplication> {
         /// The backend over `UIApplication.shared`, resolved lazily on the main actor.
         ///
-        /// The first use on the main thread resolves `UIApplication.shared`; a first use off the main
-        /// thread reports "not granted" until the main queue has resolved it. Call
-        /// ``ApplicationBackend/resolveNow()`` at launch if the first task may begin off the main thread.
+        /// The first use on the main thread resolves `UIApplication.shared`; a first begin off the
+        /// main thread is granted at once under a provisional identifier, and reaches the application
+        /// when the main queue has resolved it (see ``ApplicationBackend``). No set-up is needed.
         ///
         /// ```swift
         /// let backend: some BackgroundTaskBackend = .uiApplication
         /// ```
         ///
-        /// > Important: Unavailable in app extensions, which cannot use `UIApplication.shared`; use
-        /// > ``BackgroundTaskBackend/expiringActivity`` there.
+        /// > Important: Unavailable in app extensions, which have no `UIApplication.shared`; use
+        /// > ``BackgroundTaskBackend/platformDefault`` (which picks expiring activities there) or
+        /// > ``BackgroundTaskBackend/expiringActivity``.
         @available(iOSApplicationExtension, unavailable)
         @available(tvOSApplicationExtension, unavailable)
         @available(visionOSApplicationExtension, unavailable)
@@ -92,9 +92,15 @@ extension BackgroundTaskBackend where Self == UnlimitedBackend {
 // MARK: - The platform's default
 
 #if canImport(UIKit) && !os(watchOS)
-    /// The backend apps use by default on this platform: `UIApplication` on iOS, tvOS, visionOS and Mac
-    /// Catalyst.
-    public typealias PlatformDefaultBackend = ApplicationBackend<UIApplication>
+    /// The backend apps use by default on this platform: `UIApplication` in an app, expiring activities
+    /// in an app extension, on iOS, tvOS, visionOS and Mac Catalyst.
+    public typealias PlatformDefaultBackend = ApplicationOrExtensionBackend<UIApplication, ProcessInfo>
+
+    private let sharedPlatformDefaultBackend = PlatformDefaultBackend(
+        isAppExtension: PlatformDefaultBackend.isRunningInAppExtension(bundleURL: Bundle.main.bundleURL),
+        application: sharedApplicationBackend,
+        activities: sharedExpiringActivityBackend
+    )
 #elseif os(watchOS)
     /// The backend apps use by default on this platform: expiring activities on watchOS.
     public typealias PlatformDefaultBackend = ExpiringActivityBackend<ProcessInfo>
@@ -108,15 +114,10 @@ extension BackgroundTaskBackend where Self == UnlimitedBackend {
 
 extension BackgroundTaskBackend where Self == PlatformDefaultBackend {
     #if canImport(UIKit) && !os(watchOS)
-        /// The platform's default backend: ``BackgroundTaskBackend/uiApplication``.
-        ///
-        /// > Important: Unavailable in app extensions; pass ``BackgroundTaskBackend/expiringActivity``
-        /// > there.
-        @available(iOSApplicationExtension, unavailable)
-        @available(tvOSApplicationExtension, unavailable)
-        @available(visionOSApplicationExtension, unavailable)
-        @available(macCatalystApplicationExtension, unavailable)
-        public static var platformDefault: Self { sharedApplicationBackend }
+        /// The platform's default backend: ``BackgroundTaskBackend/uiApplication`` in an app,
+        /// ``BackgroundTaskBackend/expiringActivity`` in an app extension (a bundle ending in
+        /// `.appex`), decided once per process.
+        public static var platformDefault: Self { sharedPlatformDefaultBackend }
     #elseif os(watchOS)
         /// The platform's default backend: ``BackgroundTaskBackend/expiringActivity``.
         public static var platformDefault: Self { sharedExpiringActivityBackend }

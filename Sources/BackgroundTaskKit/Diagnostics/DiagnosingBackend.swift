@@ -31,7 +31,7 @@ import Foundation
 /// the system terminates the app for), and is counted as expired, not ended, when it is.
 /// The handler is timed: observers get ``BackgroundTaskEvent/Kind/expirationHandlerEntered`` and
 /// ``BackgroundTaskEvent/Kind/expirationHandlerExited(duration:)`` around it.
-public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBackend,
+public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBackend, DefaultBackendFallThroughReceiving,
     @unchecked Sendable  // mutable state only under `lock`
 {
     /// What a diagnosing backend watches for.
@@ -85,6 +85,11 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
 
     /// Tells the engine the call sites and safety-net ends, and passes the wrapped backend's clock on.
     public var engineHooks: BackgroundTaskBackendHooks? { hooks }
+
+    /// Passes a fall-through report on to the wrapped backend (the simulator records it).
+    package func defaultBackendFellThrough(at callSite: BackgroundTaskCallSite) {
+        (wrapped as? any DefaultBackendFallThroughReceiving)?.defaultBackendFellThrough(at: callSite)
+    }
 
     // MARK: - BackgroundTaskBackend
 

@@ -12,7 +12,7 @@ final class ApplicationResolver<Application: ApplicationBackgroundTasking>: Send
         /// Known from the start or resolved on the main thread.
         case resolved(Application)
         /// Not resolved yet; `isScheduled` is true once a resolution waits on the main queue.
-        case unresolved(resolve: @MainActor @Sendable () -> Application, isScheduled: Bool)
+        case unresolved(resolve: @MainActor @Sendable () -> Application?, isScheduled: Bool)
         /// The resolver is running on the main actor; a use from inside it finds no application.
         case resolving
     }
@@ -24,8 +24,9 @@ final class ApplicationResolver<Application: ApplicationBackgroundTasking>: Send
         state = Locked(.resolved(application))
     }
 
-    /// Creates a resolver that calls `resolve` on the main thread the first time it is needed.
-    init(resolving resolve: @escaping @MainActor @Sendable () -> Application) {
+    /// Creates a resolver that calls `resolve` on the main thread the first time it is needed, and
+    /// again each time it is needed while `resolve` finds no application (`nil`: not created yet).
+    init(resolving resolve: @escaping @MainActor @Sendable () -> Application?) {
         state = Locked(.unresolved(resolve: resolve, isScheduled: false))
     }
 
@@ -49,20 +50,23 @@ final class ApplicationResolver<Application: ApplicationBackgroundTasking>: Send
         return nil
     }
 
-    /// Resolves the application on the main actor, calling the resolver at most once.
+    /// Resolves the application on the main actor, calling the resolver until it finds one.
     ///
-    /// - Returns: The application; `nil` only when called from inside the resolver itself.
+    /// - Returns: The application; `nil` when called from inside the resolver itself, or when the
+    ///   resolver found no application yet.
     @MainActor
     @discardableResult
     func resolveOnMainActor() -> Application? {
-        let pending = state.withLock { state -> (@MainActor @Sendable () -> Application)? in
+        let pending = state.withLock { state -> (@MainActor @Sendable () -> Application?)? in
             guard case .unresolved(let resolve, _) = state else { return nil }
             state = .resolving
             return resolve
         }
         guard let resolve = pending else { return resolvedApplication }
         let application = resolve()  // Without the lock: it may use the backend.
-        state.withLock { $0 = .resolved(application) }
+        state.withLock { state in
+            state = application.map { .resolved($0) } ?? .unresolved(resolve: resolve, isScheduled: false)
+        }
         return application
     }
 

@@ -1,16 +1,35 @@
 /// The backend a face uses when none is passed: the innermost ``withBackgroundTaskBackend(_:operation:)``
-/// override, else the platform default.
+/// override, else the process-wide one (``withProcessWideBackgroundTaskBackend(_:fileID:line:operation:)``),
+/// else the platform default.
 enum DefaultBackend {
     @TaskLocal static var override: (any BackgroundTaskBackend)?
 
-    /// `explicit`, else the task-local override, else the platform default.
-    static func resolve(_ explicit: (any BackgroundTaskBackend)?) -> any BackgroundTaskBackend {
-        explicit ?? override ?? PlatformDefaultBackend.platformDefault
+    /// `explicit`, else the task-local override, else the process-wide one, else the platform default.
+    /// A begin that falls through to the platform default while an override is in force somewhere in
+    /// the process (a test's, which did not reach this thread) is reported: see ``OverrideScopes``.
+    static func resolve(
+        _ explicit: (any BackgroundTaskBackend)?,
+        callSite: @autoclosure () -> BackgroundTaskCallSite = .unknown
+    ) -> any BackgroundTaskBackend {
+        if let explicit { return explicit }
+        if let override { return override }
+        switch OverrideScopes.shared.processWideOrWitnesses() {
+        case .processWide(let backend):
+            return backend
+        case .witnesses(let witnesses):
+            if !witnesses.isEmpty { OverrideScopes.shared.reportFallThrough(at: callSite(), to: witnesses) }
+            return PlatformDefaultBackend.platformDefault
+        }
     }
 }
 
 /// Runs `operation` with `backend` as the default backend of every face begun inside it, on this task
 /// and its child tasks: the way tests swap in the simulator without a process-wide setting.
+///
+/// A task-local value does not reach work on a `DispatchQueue`, another thread or in `Task.detached`:
+/// such a begin falls through to the platform's backend, and is reported (on standard error, and to
+/// the simulator, whose `expectNoLeaks()` then fails). For code that begins tasks there,
+/// use ``withProcessWideBackgroundTaskBackend(_:fileID:line:operation:)``.
 ///
 /// ```swift
 /// @MainActor @Test func exportNeverLeaks() throws {
@@ -31,6 +50,8 @@ public func withBackgroundTaskBackend<Result, Failure: Error>(
     _ backend: any BackgroundTaskBackend,
     operation: () throws(Failure) -> Result
 ) throws(Failure) -> Result {
+    let scope = OverrideScopes.shared.enter(backend)
+    defer { OverrideScopes.shared.leave(scope) }
     let result = DefaultBackend.$override.withValue(backend) {
         Swift.Result { () throws(Failure) -> Result in try operation() }
     }
@@ -49,6 +70,8 @@ public func withBackgroundTaskBackend<Result, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
+    let scope = OverrideScopes.shared.enter(backend)
+    defer { OverrideScopes.shared.leave(scope) }
     let result = await DefaultBackend.$override.withValue(backend) { () async -> Swift.Result<Result, Failure> in
         do throws(Failure) {
             return .success(try await operation())

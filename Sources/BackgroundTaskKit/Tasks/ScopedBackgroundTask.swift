@@ -4,12 +4,16 @@
 /// It is `~Copyable`, so it has exactly one owner and cannot be ended twice.
 ///
 /// ```swift
-/// func saveLibrary() {
+/// func saveLibrary() throws {
 ///     let task = ScopedBackgroundTask("Save library") { database.cancelSave() }
-///     database.save()
-///     task.end()  // or let it go out of scope
+///     try database.save()  // a throw, or any early exit, ends the task too
+///     task.end()
 /// }
 /// ```
+///
+/// > Warning: Keep it in a named `let` and end it by name. `_ = ScopedBackgroundTask(…)` (the fix-it
+/// > Swift offers for a `let` that is never used) ends the task at once, before the work.
+/// > `bgtask audit` reports such lines (BT009).
 ///
 /// > Important: On expiry the cleanup runs on the main actor and the assertion is ended inside the
 /// > system's handler, even though the scope has not finished; ``state`` then reads

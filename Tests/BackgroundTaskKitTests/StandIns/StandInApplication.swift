@@ -22,6 +22,7 @@ final class StandInApplication {
         var backgroundTimeRemaining = Double.greatestFiniteMagnitude
         var begun: [BegunTask] = []
         var ended: [StandInTaskIdentifier] = []
+        var duringBegin: (@Sendable () -> Void)?
     }
 
     nonisolated private let state = Locked(Calls())
@@ -40,7 +41,7 @@ final class StandInApplication {
         withName taskName: String?,
         expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
     ) -> StandInTaskIdentifier {
-        state.withLock { state in
+        let (identifier, duringBegin) = state.withLock { state in
             let identifier: StandInTaskIdentifier
             if state.grantsAssertions {
                 identifier = StandInTaskIdentifier(rawValue: state.nextRawValue)
@@ -49,8 +50,11 @@ final class StandInApplication {
                 identifier = .invalid
             }
             state.begun.append(BegunTask(identifier: identifier, name: taskName, expirationHandler: handler))
-            return identifier
+            defer { state.duringBegin = nil }
+            return (identifier, state.duringBegin)
         }
+        duringBegin?()
+        return identifier
     }
 
     nonisolated func beginBackgroundTask(
@@ -74,6 +78,12 @@ final class StandInApplication {
     /// Whether `beginBackgroundTask` grants (`true`, the default) or returns `.invalid`.
     nonisolated func setGrantsAssertions(_ grants: Bool) {
         state.withLock { $0.grantsAssertions = grants }
+    }
+
+    /// Runs `body` inside the next `beginBackgroundTask`, before it returns (without the lock): a test
+    /// places another thread's call exactly there.
+    nonisolated func duringNextBegin(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.duringBegin = body }
     }
 
     /// Sets what `backgroundTimeRemaining` reports.

@@ -154,3 +154,31 @@ final class ScopedBoxForTests: @unchecked Sendable {  // one thread at a time us
         self.task = consume task
     }
 }
+
+extension CheckerFindingsTests {
+    /// A thread of the app's finishes a begin whose handler it sent to the main thread just as the
+    /// simulator asks whether the app's threads are done: the handler runs before the clock moves
+    /// (it used to wait while the clock reached the handler's deadline).
+    @Test func aHandlerSentByAThreadThatJustFinishedRunsBeforeTheClockMoves() throws {
+        let simulator = BackgroundTaskSimulator(faults: [.handlerBeforeBeginReturns])
+        let backend: any BackgroundTaskBackend = simulator
+        simulator.enterBackground()
+        let keeper = try #require(backend.beginBackgroundTask(named: "Keeper", expirationHandler: nil))
+        let late = Locked<SafeBackgroundTask?>(nil)
+        simulator.appThreadsSettled = {
+            guard late.value == nil else { return true }
+            // The thread begins (its handler goes to the main thread) and finishes right now.
+            let finished = DispatchSemaphore(value: 0)
+            Thread {
+                late.withLock { $0 = SafeBackgroundTask.begin("Late", backend: simulator) }
+                finished.signal()
+            }.start()
+            finished.wait()
+            return true
+        }
+        simulator.advance(by: 10)
+        backend.endBackgroundTask(keeper)
+        #expect(simulator.termination == nil)
+        #expect(late.value?.state == .expired)
+    }
+}

@@ -152,11 +152,12 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         function: String,
         cleanup: ExpirationCleanup?
     ) -> TaskRecord {
-        standalone.begin(
+        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+        return standalone.begin(
             name: name,
-            callSite: BackgroundTaskCallSite(fileID: fileID, line: line, function: function),
+            callSite: callSite,
             cleanup: cleanup,
-            backend: DefaultBackend.resolve(backend)
+            backend: DefaultBackend.resolve(backend, callSite: callSite)
         ).record
     }
 
@@ -172,11 +173,12 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         cleanup: ExpirationCleanup?,
         cancelling bodyTask: UnsafeCurrentTask?
     ) -> TaskRecord {
-        standalone.begin(
+        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+        return standalone.begin(
             name: name,
-            callSite: BackgroundTaskCallSite(fileID: fileID, line: line, function: function),
+            callSite: callSite,
             cleanup: cleanup,
-            backend: DefaultBackend.resolve(backend),
+            backend: DefaultBackend.resolve(backend, callSite: callSite),
             body: bodyTask.map(BodyTask.init)
         ).record
     }
