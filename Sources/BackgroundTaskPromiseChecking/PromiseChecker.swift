@@ -63,6 +63,7 @@ public enum PromiseChecker {
             let operation = generator.next()
             operations.append(operation)
             let logCount = trace ? world.simulator.log.count : 0
+            if trace { print("→ \(operation)") }
             defer { if trace { printTrace(of: operation, in: world, from: logCount) } }
             if let violation = await perform(operation, in: world) { return (operations, setup, violation, false) }
             if world.stopped { return (operations, setup, nil, true) }
@@ -135,7 +136,6 @@ extension PromiseChecker {
     }
 
     private static func printTrace(of operation: PromiseOperation, in world: PromiseWorld, from logCount: Int) {
-        print("\(operation)")
         for entry in world.simulator.log.dropFirst(logCount) { print("    \(entry)") }
     }
 }

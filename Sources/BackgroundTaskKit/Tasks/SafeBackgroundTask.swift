@@ -75,6 +75,24 @@ public final class SafeBackgroundTask: Sendable {
         record.engine.status(of: record)
     }
 
+    /// The task's name, as given (cut to 256 characters); `nil` when it has none.
+    public var name: String? { record.name }
+
+    /// Where the task was begun.
+    public var callSite: BackgroundTaskCallSite { record.callSite }
+
+    /// Seconds since the task was begun, on its backend's clock (the simulator's virtual time in
+    /// tests). It keeps counting after the task has ended.
+    public var age: TimeInterval { record.engine.age(of: record) }
+
+    /// Whether the system's background time ran out before the task was ended: its cleanup has run
+    /// (or is running), and its work should stop.
+    public var isExpired: Bool { state == .expired }
+
+    /// The app's background time left, as the task's backend reports it now: `nil` while it is
+    /// unlimited (in the foreground, or on a platform that never suspends apps).
+    public var backgroundTimeRemaining: TimeInterval? { record.backend.backgroundTimeRemaining }
+
     deinit {
         let engine = record.engine
         if engine.end(record, bySafetyNet: true) {

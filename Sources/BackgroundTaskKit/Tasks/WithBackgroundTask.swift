@@ -45,8 +45,55 @@ public func withBackgroundTask<Result, Failure: Error>(
     return try body()
 }
 
-/// Runs `body` inside a background task that ends when `body` returns or throws, and cancels the
-/// calling task if time runs out first.
+/// Runs `body` inside a background task that ends when `body` returns or throws, passing `body` the
+/// task so that it can learn that time ran out (``SafeBackgroundTask/isExpired``) and stop.
+///
+/// ```swift
+/// try withBackgroundTask("Compact database") { task in
+///     for page in pages {
+///         guard !task.isExpired else { break }  // time ran out: stop between pages
+///         try database.compact(page)
+///     }
+/// }
+/// ```
+///
+/// The task ends when `body` returns; ending it earlier from inside `body` is harmless.
+///
+/// - Parameters:
+///   - name: A name for the task, shown in the system's console warnings.
+///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
+///     the platform default.
+///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+///   - fileID: Where the task is begun, for diagnostics; leave the default.
+///   - line: Where the task is begun, for diagnostics; leave the default.
+///   - function: Where the task is begun, for diagnostics; leave the default.
+///   - body: The work, given the running task.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws.
+public func withBackgroundTask<Result, Failure: Error>(
+    _ name: String?,
+    backend: (any BackgroundTaskBackend)? = nil,
+    onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+    fileID: String = #fileID,
+    line: Int = #line,
+    function: String = #function,
+    _ body: (SafeBackgroundTask) throws(Failure) -> Result
+) throws(Failure) -> Result {
+    let task = SafeBackgroundTask(
+        record: TaskEngine.beginStandalone(
+            name,
+            backend: backend,
+            fileID: fileID,
+            line: line,
+            function: function,
+            cleanup: onExpiration
+        ))
+    defer { task.end() }
+    return try body(task)
+}
+
+/// Runs `body` inside a background task that ends when `body` returns or throws, and cancels `body`
+/// if time runs out first.
 ///
 /// It runs in the caller's isolation, so a `@MainActor` caller can use its non-`Sendable` state:
 ///
@@ -61,10 +108,26 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///
 /// If the system refuses the assertion, `body` runs anyway, without extra background time.
 ///
-/// > Important: On expiry the calling task is cancelled, `onExpiration` runs on the main actor, and
-/// > the assertion is ended inside the system's handler without waiting for `body`: cooperative
-/// > cancellation is what makes `body` stop. The cancellation is the calling task's, so it lasts
-/// > after this function returns: code after it sees `Task.isCancelled`.
+/// `body` runs in a task of its own (a child of this call, in the caller's isolation, with its
+/// priority and task-local values), so that an expiry cancels `body` only: the calling task goes on
+/// uncancelled, and the next batch of a long-lived loop, or the rest of a SwiftUI `.task {}`, is not
+/// cancelled by it. A cancellation of the calling task is passed on to `body`.
+///
+/// Telling an expiry from an ordinary cancellation: after an expiry `body` typically throws
+/// `CancellationError`, while `Task.isCancelled` stays `false` in the caller; after the caller was
+/// cancelled, `Task.isCancelled` is `true` there. `onExpiration` is called only for an expiry.
+///
+/// ```swift
+/// do {
+///     try await withBackgroundTask("Sync") { try await sync.run() }
+/// } catch is CancellationError where !Task.isCancelled {
+///     scheduleSyncLater()  // background time ran out; this task goes on
+/// }
+/// ```
+///
+/// > Important: On expiry `body` is cancelled, `onExpiration` runs on the main actor, and the
+/// > assertion is ended inside the system's handler without waiting for `body`: cooperative
+/// > cancellation is what makes `body` stop.
 ///
 /// - Parameters:
 ///   - name: A name for the task, shown in the system's console warnings.
@@ -88,17 +151,54 @@ public func withBackgroundTask<Result, Failure: Error>(
     function: String = #function,
     _ body: () async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
+    let outcome = await withoutActuallyEscaping(body) { body in
+        let slot = BodyOutcome<Result, Failure>()
+        // The body is only called on the caller's isolation, by the child task, which this call awaits.
+        let work = UncheckedSendableBox(body)
+        // Not captured as `isolated`: a task closure that captures the isolated parameter is not run on
+        // that actor. The child hops there by calling a function isolated to it.
+        let caller: (any Actor)? = isolation
+        let child = Task {
+            await runBody(
+                on: caller, work, into: slot, name: name, backend: backend, onExpiration: onExpiration,
+                callSite: (fileID, line, function))
+        }
+        await withTaskCancellationHandler {
+            await child.value
+        } onCancel: {
+            child.cancel()
+        }
+        return slot.take()
+    }
+    return try outcome.get()
+}
+
+/// In the body's child task, on the caller's isolation: begins the task (cancelling this child on
+/// expiry), runs the body, ends the task.
+private func runBody<Result, Failure: Error>(
+    on caller: isolated (any Actor)?,
+    _ work: UncheckedSendableBox<() async throws(Failure) -> Result>,
+    into slot: BodyOutcome<Result, Failure>,
+    name: String?,
+    backend: (any BackgroundTaskBackend)?,
+    onExpiration: (@MainActor @Sendable () -> Void)?,
+    callSite: (fileID: String, line: Int, function: String)
+) async {
     let record = withUnsafeCurrentTask { task in
         TaskEngine.beginStandalone(
             name,
             backend: backend,
-            fileID: fileID,
-            line: line,
-            function: function,
+            fileID: callSite.fileID,
+            line: callSite.line,
+            function: callSite.function,
             cleanup: onExpiration,
             cancelling: task
         )
     }
     defer { record.engine.end(record, detachingBody: true) }
-    return try await body()
+    do throws(Failure) {
+        slot.store(.success(try await work.value()))
+    } catch {
+        slot.store(.failure(error))
+    }
 }

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import BackgroundTaskKitTesting
 import Foundation
 import Testing
@@ -91,5 +92,80 @@ struct WithBackgroundTaskTests {
         simulator.advance(by: 40)
         try simulator.expectEveryAssertionEndedOnce()
         #expect(!Task.isCancelled)
+    }
+
+    /// An expiry cancels the body, not the task that called `withBackgroundTask`: the next batch of a
+    /// long-lived loop runs uncancelled, and the caller can tell the expiry from its own cancellation.
+    @Test func anExpiryCancelsTheBodyButNotTheCallingTask() async throws {
+        let simulator = BackgroundTaskSimulator()
+        let journal = HandlerJournal()
+        simulator.enterBackground()
+        let loop = Task { @MainActor in
+            for batch in 1...2 {
+                do {
+                    try await withBackgroundTask("Batch \(batch)", backend: simulator) {
+                        journal.note("batch \(batch) started")
+                        for _ in 0..<100_000 where !Task.isCancelled { await Task.yield() }
+                        try Task.checkCancellation()
+                    }
+                    journal.note("batch \(batch) finished")
+                } catch is CancellationError where !Task.isCancelled {
+                    journal.note("batch \(batch) expired; the loop goes on")
+                } catch {
+                    journal.note("batch \(batch): the loop itself was cancelled")
+                }
+                if batch == 1 { simulator.enterForeground() }
+            }
+            return Task.isCancelled
+        }
+        for _ in 0..<50 where journal.entries.isEmpty { await Task.yield() }
+        simulator.advance(by: 30)  // batch 1 expires
+        for _ in 0..<200 where journal.entries.count < 3 { await Task.yield() }
+        loop.cancel()  // now the loop's own cancellation: passed on to batch 2's body
+        let loopWasCancelled = await loop.value
+        #expect(
+            journal.entries == [
+                "batch 1 started", "batch 1 expired; the loop goes on", "batch 2 started",
+                "batch 2: the loop itself was cancelled",
+            ])
+        #expect(loopWasCancelled)
+        try simulator.expectEveryAssertionEndedOnce()
+    }
+
+    /// The body runs in the caller's isolation (an actor's state, used without `await`) and sees the
+    /// caller's task-local values (the test's default backend).
+    @Test func theAsyncBodyRunsInTheCallersIsolationWithItsTaskLocals() async throws {
+        actor Counter {
+            var count = 0
+            func increment(using simulator: BackgroundTaskSimulator) async -> Int {
+                await withBackgroundTaskBackend(simulator) {
+                    await withBackgroundTask("Count") { () async in
+                        assertIsolated("the body left the actor")
+                        count += 1
+                        return count
+                    }
+                }
+            }
+        }
+        let simulator = BackgroundTaskSimulator()
+        let counter = Counter()
+        #expect(await counter.increment(using: simulator) == 1)
+        #expect(simulator.assertionHistory.map(\.assertion.name) == ["Count"])
+        try simulator.expectEveryAssertionEndedOnce()
+    }
+
+    /// From the main actor, the child task runs the body on the main actor. (A task closure that
+    /// captures the caller's `isolated` parameter compiles, but runs on the global executor.)
+    @Test func fromTheMainActorTheBodyStaysOnTheMainActor() async throws {
+        let simulator = BackgroundTaskSimulator()
+        let onMainActor = await withBackgroundTask("Main", backend: simulator) { () async in
+            MainActorContext.isCurrent
+        }
+        #expect(onMainActor)
+        let manager = BackgroundTaskManager(backend: simulator)
+        let managedOnMainActor = try await manager.withTask("Managed") { () async in MainActorContext.isCurrent }
+        #expect(managedOnMainActor)
+        manager.endAll()
+        try simulator.expectEveryAssertionEndedOnce()
     }
 }
