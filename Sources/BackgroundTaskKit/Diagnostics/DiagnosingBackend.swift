@@ -201,13 +201,25 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
 
     /// Adds an observer of the events of every assertion begun through this backend from now on.
     /// Each observer gets them in order, on a queue of its own, never under a lock.
-    public func addObserver(_ observer: any BackgroundTaskObserver) {
+    ///
+    /// - Returns: A handle that removes the observer.
+    @discardableResult
+    public func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
         let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(self))
         lock.withLock { ledger.addObserver(registration) }
+        // Strong: a weak reference would give the backend a side table, slowing every retain of it.
+        return BackgroundTaskObserverHandle { [self] in
+            lock.withLock { ledger.removeObserver(registration) }
+        }
     }
 
     /// Adds a closure that observes the events of every assertion begun through this backend.
-    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void) {
+    ///
+    /// - Returns: A handle that removes the observer.
+    @discardableResult
+    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void)
+        -> BackgroundTaskObserverHandle
+    {
         addObserver(ClosureBackgroundTaskObserver(handler))
     }
 

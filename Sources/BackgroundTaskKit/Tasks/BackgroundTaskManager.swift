@@ -167,12 +167,20 @@ public final class BackgroundTaskManager: Sendable {
 
     /// Adds an observer of this manager's task events (began, ended, expired, ended by the safety
     /// net, refused, limit approaching). Each observer gets them in order, on a queue of its own.
-    public func addObserver(_ observer: any BackgroundTaskObserver) {
+    ///
+    /// - Returns: A handle that removes the observer (``BackgroundTaskObserverHandle/remove()``).
+    @discardableResult
+    public func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
         engine.addObserver(observer)
     }
 
     /// Adds a closure that observes this manager's task events.
-    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void) {
+    ///
+    /// - Returns: A handle that removes the observer.
+    @discardableResult
+    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void)
+        -> BackgroundTaskObserverHandle
+    {
         engine.addObserver(ClosureBackgroundTaskObserver(handler))
     }
 

@@ -217,9 +217,13 @@ extension TaskEngine {
     }
 
     /// Adds an observer; it gets the events of every later operation.
-    package func addObserver(_ observer: any BackgroundTaskObserver) {
+    package func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
         let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(self))
         lock.withLock { ledger?.addObserver(registration) }
+        // Strong: a weak reference would give the engine a side table, slowing every retain of it.
+        return BackgroundTaskObserverHandle { [self] in
+            lock.withLock { ledger?.removeObserver(registration) }
+        }
     }
 
     /// Waits until every observer has received the events of the operations made so far.
