@@ -10,15 +10,48 @@ public enum BGTask {
           audit       Scan Swift and Objective-C sources (PATH...) for risky raw background-task
                       calls: bgtask audit PATH... (rules BT001-BT010, see Documentation/Audit.md).
 
+        \(simulateOptions)
+        \(auditOptions)
+        OTHER:
+          -h, --help            Show this text; `bgtask <command> --help` shows that command's.
+
+        """
+
+    /// `bgtask simulate --help`.
+    public static let simulateUsage = """
+        USAGE: bgtask simulate [options]
+
+        Runs the catalog of background-task bug patterns on the iOS-policy simulator and prints how
+        each variant ends: the raw UIKit pattern (naive) and each of this package's faces.
+
+        \(simulateOptions)
+        """
+
+    /// `bgtask audit --help`.
+    public static let auditUsage = """
+        USAGE: bgtask audit [options] PATH...
+
+        Scans Swift and Objective-C sources for risky raw background-task calls and for this
+        package's tasks thrown away at once (rules BT001-BT010, see Documentation/Audit.md).
+
+        \(auditOptions)
+        """
+
+    private static let simulateOptions = """
         SIMULATE OPTIONS:
           --format table|json   Output format (default: table).
-          --scenario ID         Run only this scenario (repeatable).
+          --scenario ID         Run only this scenario (repeatable; --list shows the ids).
           --variant NAME        Run only this variant (repeatable).
           --list                List the scenarios and their variants instead of running them.
           --explain ID          Run scenario ID's naive flow through a DiagnosingBackend and print
-                                what the diagnostics show: events, the report per call site, and
-                                the line to fix (with --format json: the report as JSON).
+                                what the diagnostics show: iOS's console messages, events, the
+                                report per call site, and the line to fix (with --format json: the
+                                report as JSON).
+          -h, --help            Show this text.
 
+        """
+
+    private static let auditOptions = """
         AUDIT OPTIONS:
           --format text|json    Output format (default: text, one `path:line:column: severity:
                                 [BTnnn] message` line per finding and a summary line).
@@ -27,13 +60,11 @@ public enum BGTask {
           --allow GLOB          A wrapper path where raw begin calls are expected (repeatable;
                                 `*`, `**`, `?`, `[abc]`); BT001 is not reported there.
           --max-file-size N     Skip files larger than N bytes (default: 8388608).
+          -h, --help            Show this text.
           Suppress a finding with `// bgtask:ignore BT00x` on its line or the line above.
           Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or I/O error.
           Skipped files (binary, not UTF-8, too large, unreadable, link loops) are noted
           on standard error.
-
-        OTHER:
-          -h, --help            Show this text.
 
         """
 
@@ -44,25 +75,34 @@ public enum BGTask {
     @MainActor
     public static func run(_ arguments: [String]) async -> CommandResult {
         guard let command = arguments.first else {
-            return .usageError("missing command")
+            return CommandResult(exitStatus: 2, standardError: "error: missing command\n\n\(usage)")
         }
         switch command {
         case "-h", "--help", "help":
             return .success(usage)
         case "simulate":
-            switch SimulateCommand.parse(Array(arguments.dropFirst())) {
+            let options = Array(arguments.dropFirst())
+            if options.contains(where: isHelp) { return .success(simulateUsage) }
+            switch SimulateCommand.parse(options) {
             case .success(let simulate): return await simulate.run()
-            case .failure(let error): return .usageError(error.message)
+            case .failure(let error): return .usageError(error.message, command: "simulate")
             }
         case "audit":
-            switch AuditCommand.parse(Array(arguments.dropFirst())) {
+            let options = Array(arguments.dropFirst())
+            if options.contains(where: isHelp) { return .success(auditUsage) }
+            switch AuditCommand.parse(options) {
             case .success(let audit): return await audit.run()
-            case .failure(let error): return .usageError(error.message)
+            case .failure(let error): return .usageError(error.message, command: "audit")
             }
         default:
             return .usageError("unknown command '\(command)'")
         }
     }
+}
+
+/// `-h` or `--help`.
+private func isHelp(_ argument: String) -> Bool {
+    argument == "-h" || argument == "--help"
 }
 
 /// A command-line mistake, explained.

@@ -19,8 +19,9 @@ public struct CommandResult: Equatable, Sendable {
         CommandResult(exitStatus: 0, standardOutput: output)
     }
 
-    /// A usage error: the problem and the usage text on standard error, exit status 2.
-    static func usageError(_ problem: String) -> CommandResult {
-        CommandResult(exitStatus: 2, standardError: "error: \(problem)\n\n\(BGTask.usage)")
+    /// A usage error: the problem and where to find the usage, on standard error, exit status 2.
+    static func usageError(_ problem: String, command: String? = nil) -> CommandResult {
+        let help = command.map { "bgtask \($0) --help" } ?? "bgtask --help"
+        return CommandResult(exitStatus: 2, standardError: "error: \(problem)\nRun '\(help)' for usage.\n")
     }
 }

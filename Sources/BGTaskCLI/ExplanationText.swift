@@ -25,6 +25,17 @@ enum ExplanationText {
         } else {
             lines.append("The naive flow ended \(result.outcome.rawValue) at \(formatSeconds(result.time)) s.")
         }
+        lines += ["", "What iOS printed to the console:"]
+        if explanation.consoleMessages.isEmpty {
+            lines.append("  (nothing)")
+        } else {
+            lines += explanation.consoleMessages.prefix(maximumEvents).map {
+                "  \(formatSeconds($0.time)) s  \($0.message.text)"
+            }
+            if explanation.consoleMessages.count > maximumEvents {
+                lines.append("  … and \(explanation.consoleMessages.count - maximumEvents) more messages")
+            }
+        }
         lines += ["", "What an observer of a DiagnosingBackend was told:"]
         lines += eventLines(explanation.notableEvents)
         lines += ["", "The report (DiagnosingBackend.report()), per call site:"]

@@ -4,6 +4,17 @@ import BackgroundTaskSimulation
 
 /// Renders scenario results as an aligned text table with a summary line.
 enum ResultTable {
+    /// What the columns mean, printed under the table.
+    static let legend = [
+        "OUTCOME: terminated = killed by the watchdog, as a device would (CODE is iOS's exception code);",
+        "  warned = iOS printed a console warning (\"Can't end BackgroundTask\", \"created over 30 seconds",
+        "  ago\", …) or the debugger prevented a kill; clean = neither.",
+        "TIME: virtual seconds when the run ended, by its own end or by expiry: \"clean 30 s\" can be work",
+        "  the expiration handler cut short, cleanly. The naive variant is the raw UIKit pattern; the others",
+        "  are this package's faces.",
+        "See why a naive flow fails, and the line to fix: bgtask simulate --explain SCENARIO",
+    ]
+
     static func render(_ results: [ScenarioResult]) -> String {
         let header = ["SCENARIO", "VARIANT", "OUTCOME", "CODE", "TIME"]
         let rows = results.map { result in
@@ -17,6 +28,6 @@ enum ResultTable {
         let warned = results.filter { $0.outcome == .warned }.count
         let clean = results.count - terminated - warned
         let summary = "\(results.count) runs: \(terminated) terminated, \(warned) warned, \(clean) clean"
-        return (lines + ["", summary]).joined(separator: "\n") + "\n"
+        return (lines + ["", summary, ""] + legend).joined(separator: "\n") + "\n"
     }
 }

@@ -83,7 +83,8 @@ struct SimulateCommand {
         }
         let results = await ScenarioRunner.runAll(scenarios)
         if results.isEmpty {
-            return .usageError("no scenario has a variant named \(variantNames.joined(separator: ", "))")
+            return .usageError(
+                "no scenario has a variant named \(variantNames.joined(separator: ", "))", command: "simulate")
         }
         switch format {
         case .table:
@@ -98,7 +99,7 @@ struct SimulateCommand {
         guard let scenario = ScenarioCatalog.scenario(withID: id),
             let explanation = await ScenarioRunner.explain(scenario)
         else {
-            return .usageError("scenario '\(id)' has no naive flow to explain")
+            return .usageError("scenario '\(id)' has no naive flow to explain", command: "simulate")
         }
         switch format {
         case .table:

@@ -16,6 +16,9 @@ public struct ScenarioExplanation: Sendable {
     public let report: BackgroundTaskReport
     /// The events an observer got, in order, without the routine `began` and `ended`.
     public let notableEvents: [BackgroundTaskEvent]
+    /// What iOS printed to the console during the run ("Can't end BackgroundTask…", the 30-second
+    /// warning, "still not ended after expiration handlers…"), with the virtual time of each.
+    public let consoleMessages: [(time: TimeInterval, message: ConsoleMessage)]
 
     /// The call sites to fix: those whose assertions the system still held when it terminated the
     /// app, or, without a termination, those with assertions still outstanding.
@@ -57,7 +60,10 @@ extension ScenarioRunner {
             result: result(of: simulator, scenario: scenario.id, variant: ScenarioVariant.naive),
             termination: simulator.termination,
             report: backend.diagnostics.report(),
-            notableEvents: events.value
+            notableEvents: events.value,
+            consoleMessages: simulator.log.compactMap { entry in
+                if case .console(let message) = entry.event { (entry.time, message) } else { nil }
+            }
         )
     }
 }

@@ -69,6 +69,44 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// Creates the iOS defaults (iOS 13.4 and later).
     public init() {}
 
+    /// A configuration with the values given and the iOS defaults for the rest.
+    ///
+    /// ```swift
+    /// let simulator = BackgroundTaskSimulator(configuration: .init(backgroundTimeBudget: 10, debuggerAttached: true))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - backgroundTimeBudget: See ``backgroundTimeBudget``.
+    ///   - expirationLead: See ``expirationLead``.
+    ///   - handlerTimeBudget: See ``handlerTimeBudget``.
+    ///   - assertionLimit: See ``assertionLimit``.
+    ///   - expiringActivityLimit: See ``expiringActivityLimit``.
+    ///   - longRunningTaskWarningAge: See ``longRunningTaskWarningAge``.
+    ///   - minimumTimeForExpirationHandler: See ``minimumTimeForExpirationHandler``.
+    ///   - initialState: See ``initialState``.
+    ///   - debuggerAttached: See ``debuggerAttached``.
+    public init(
+        backgroundTimeBudget: TimeInterval = 30,
+        expirationLead: TimeInterval = 4,
+        handlerTimeBudget: TimeInterval = 5,
+        assertionLimit: Int = 1000,
+        expiringActivityLimit: Int = 64,
+        longRunningTaskWarningAge: TimeInterval = 30,
+        minimumTimeForExpirationHandler: TimeInterval = 5,
+        initialState: SimulatedAppState = .foreground,
+        debuggerAttached: Bool = false
+    ) {
+        self.backgroundTimeBudget = backgroundTimeBudget
+        self.expirationLead = expirationLead
+        self.handlerTimeBudget = handlerTimeBudget
+        self.assertionLimit = assertionLimit
+        self.expiringActivityLimit = expiringActivityLimit
+        self.longRunningTaskWarningAge = longRunningTaskWarningAge
+        self.minimumTimeForExpirationHandler = minimumTimeForExpirationHandler
+        self.initialState = initialState
+        self.debuggerAttached = debuggerAttached
+    }
+
     /// Current iOS (13.4 and later): 30 s of background time, handlers 4 s before it is gone, the
     /// 30-second warning. The same as ``init()``.
     public static var current: SimulatorConfiguration { SimulatorConfiguration() }

@@ -175,6 +175,6 @@ struct AuditCommandTests {
         #expect(result.exitStatus == 2)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.hasPrefix("error: "))
-        #expect(result.standardError.contains("AUDIT OPTIONS:"))
+        #expect(result.standardError.contains("Run 'bgtask audit --help' for usage."))
     }
 }

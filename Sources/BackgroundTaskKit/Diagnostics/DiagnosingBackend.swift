@@ -48,6 +48,16 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
 
         /// The defaults: stale after 30 s, limit 1000.
         public init() {}
+
+        /// A configuration with the values given and the defaults for the rest.
+        ///
+        /// - Parameters:
+        ///   - staleTaskAge: See ``staleTaskAge``.
+        ///   - assertionLimit: See ``assertionLimit``.
+        public init(staleTaskAge: TimeInterval? = 30, assertionLimit: Int? = 1000) {
+            self.staleTaskAge = staleTaskAge
+            self.assertionLimit = assertionLimit
+        }
     }
 
     /// The backend every call is passed to.

@@ -31,7 +31,8 @@ public enum BackgroundTaskError: Error, Equatable, Sendable, CustomStringConvert
         case .notGranted:
             "The system did not grant a background-task assertion; the work runs without extra background time."
         case .limitReached(let limit):
-            "\(limit) background tasks are already outstanding, the manager's limit; end some, or coalesce them."
+            "\(limit) background tasks are already running, the manager's limit (maximumOutstandingTasks); end the "
+                + "tasks whose work is done, or raise the limit."
         case .insufficientTimeRemaining(let remaining, let required):
             "Only \(remaining) s of background time remain, less than the \(required) s required; defer the work."
         }

@@ -82,6 +82,41 @@ public final class BackgroundTaskManager: Sendable {
 
         /// The defaults: coalescing, at most 100 tasks, no time guard.
         public init() {}
+
+        /// A configuration with the values given and the defaults for the rest.
+        ///
+        /// ```swift
+        /// let uploads = BackgroundTaskManager(configuration: .init(maximumOutstandingTasks: 10, minimumTimeRemaining: 5))
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - maximumOutstandingTasks: See ``maximumOutstandingTasks``.
+        ///   - minimumTimeRemaining: See ``minimumTimeRemaining``.
+        ///   - coalescesAssertions: See ``coalescesAssertions``.
+        ///   - linger: See ``linger``.
+        ///   - sharedAssertionName: See ``sharedAssertionName``.
+        ///   - holdsAssertionOnlyInBackground: See ``holdsAssertionOnlyInBackground``.
+        ///   - sharedAssertionRenewalAge: See ``sharedAssertionRenewalAge``.
+        ///   - staleTaskAge: See ``staleTaskAge``.
+        public init(
+            maximumOutstandingTasks: Int = 100,
+            minimumTimeRemaining: TimeInterval? = nil,
+            coalescesAssertions: Bool = true,
+            linger: TimeInterval = 0.5,
+            sharedAssertionName: String = "BackgroundTaskManager",
+            holdsAssertionOnlyInBackground: Bool = false,
+            sharedAssertionRenewalAge: TimeInterval? = 20,
+            staleTaskAge: TimeInterval? = 30
+        ) {
+            self.maximumOutstandingTasks = maximumOutstandingTasks
+            self.minimumTimeRemaining = minimumTimeRemaining
+            self.coalescesAssertions = coalescesAssertions
+            self.linger = linger
+            self.sharedAssertionName = sharedAssertionName
+            self.holdsAssertionOnlyInBackground = holdsAssertionOnlyInBackground
+            self.sharedAssertionRenewalAge = sharedAssertionRenewalAge
+            self.staleTaskAge = staleTaskAge
+        }
     }
 
     /// The configuration in force.

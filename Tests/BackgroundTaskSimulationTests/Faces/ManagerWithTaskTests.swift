@@ -121,3 +121,27 @@ struct TaskPropertiesTests {
         try simulator.expectNoLeaks()
     }
 }
+
+/// Configuration values can be written in one expression.
+struct ConfigurationInitializerTests {
+    @Test func eachConfigurationTakesItsValuesInOneExpressionAndDefaultsTheRest() {
+        let manager = BackgroundTaskManager.Configuration(maximumOutstandingTasks: 10, minimumTimeRemaining: 5)
+        var expected = BackgroundTaskManager.Configuration()
+        expected.maximumOutstandingTasks = 10
+        expected.minimumTimeRemaining = 5
+        #expect(manager == expected)
+        #expect(BackgroundTaskManager.Configuration(linger: 0).linger == 0)
+        #expect(DiagnosingBackend.Configuration(assertionLimit: nil).assertionLimit == nil)
+        #expect(DiagnosingBackend.Configuration(staleTaskAge: 5) != DiagnosingBackend.Configuration())
+        let simulator = SimulatorConfiguration(backgroundTimeBudget: 10, debuggerAttached: true)
+        #expect(simulator.backgroundTimeBudget == 10)
+        #expect(simulator.debuggerAttached)
+        #expect(simulator.expirationLead == SimulatorConfiguration().expirationLead)
+    }
+
+    @Test func theLimitRefusalDoesNotTellACoalescingManagerToCoalesce() {
+        let message = BackgroundTaskError.limitReached(limit: 3).description
+        #expect(!message.contains("coalesce"))
+        #expect(message.contains("maximumOutstandingTasks"))
+    }
+}
