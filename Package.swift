@@ -21,7 +21,7 @@ let package = Package(
         .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
     ],
     targets: [
-        // The library: the seam, the real backends and (later) the safe wrappers.
+        // The library: the seam, the real backends and the safe wrappers.
         .target(name: "BackgroundTaskKit"),
         // The iOS-policy simulator. It does not link Swift Testing, so `bgtask` can use it.
         .target(name: "BackgroundTaskSimulation", dependencies: ["BackgroundTaskKit"]),

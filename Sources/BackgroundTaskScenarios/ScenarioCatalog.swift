@@ -1,4 +1,4 @@
-/// Every scenario `bgtask simulate` runs and the tests check, in the order of PLATFORM-FACTS §3.
+/// Every scenario `bgtask simulate` runs and the tests check, the well-known bug patterns first.
 public enum ScenarioCatalog {
     /// All scenarios, in catalog order.
     public static let all: [Scenario] = [

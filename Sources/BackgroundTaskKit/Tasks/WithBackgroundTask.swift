@@ -77,7 +77,7 @@ public func withBackgroundTask<Result, Failure: Error>(
     fileID: String = #fileID,
     line: Int = #line,
     function: String = #function,
-    _ body: (SafeBackgroundTask) throws(Failure) -> Result
+    body: (SafeBackgroundTask) throws(Failure) -> Result
 ) throws(Failure) -> Result {
     let task = SafeBackgroundTask(
         record: TaskEngine.beginStandalone(

@@ -2,7 +2,7 @@ import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 extension Scenario {
-    /// PLATFORM-FACTS §3.5: the handler captures the identifier before it is assigned (Swift's
+    /// The handler captures the identifier before it is assigned (Swift's
     /// capture list, like an Objective-C block without `__block`), so it ends nothing.
     static let captureBeforeAssignment = Scenario(
         id: "capture-before-assignment",

@@ -2,7 +2,7 @@ import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 extension Scenario {
-    /// PLATFORM-FACTS §3.6: the handler and the completion both end the identifier and neither
+    /// The handler and the completion both end the identifier and neither
     /// resets it. The stale end hits somebody else's newer task, the newer task is ended twice, and
     /// the older one is left running.
     static let doubleEnd = Scenario(

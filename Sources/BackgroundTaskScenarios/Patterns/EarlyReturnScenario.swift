@@ -2,7 +2,7 @@ import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 extension Scenario {
-    /// PLATFORM-FACTS §3.4: an early return skips the end; the handler only cancels the work and
+    /// An early return skips the end; the handler only cancels the work and
     /// relies on the completion path to end the task.
     static let earlyReturn = Scenario(
         id: "early-return",

@@ -3,7 +3,7 @@ import BackgroundTaskSimulation
 import Dispatch
 
 extension Scenario {
-    /// PLATFORM-FACTS §3.3: the handler ends the task later (an async dispatch), after it has
+    /// The handler ends the task later (an async dispatch), after it has
     /// returned, which is too late.
     static let lateEnd = Scenario(
         id: "late-end",

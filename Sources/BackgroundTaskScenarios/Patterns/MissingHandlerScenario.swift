@@ -2,7 +2,7 @@ import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 extension Scenario {
-    /// PLATFORM-FACTS §3.2: no expiration handler, so nothing ends the task when time runs out.
+    /// No expiration handler, so nothing ends the task when time runs out.
     static let missingHandler = Scenario(
         id: "missing-handler",
         summary: "The task is begun without an expiration handler and its work outlasts the budget.",

@@ -2,7 +2,7 @@ import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 extension Scenario {
-    /// PLATFORM-FACTS §3.1: the identifier lives in one property; a second begin overwrites it and
+    /// The identifier lives in one property; a second begin overwrites it and
     /// the first assertion can never be ended.
     static let propertyOverwrite = Scenario(
         id: "property-overwrite",

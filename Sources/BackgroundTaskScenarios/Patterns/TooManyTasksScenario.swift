@@ -2,7 +2,7 @@ import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 extension Scenario {
-    /// PLATFORM-FACTS §3.7: one assertion per cache operation; a burst crosses the system's limit.
+    /// One assertion per cache operation; a burst crosses the system's limit.
     static let tooManyTasks = Scenario(
         id: "too-many-tasks",
         summary: "Every cache write begins its own task; 1,001 queued writes cross the assertion limit.",

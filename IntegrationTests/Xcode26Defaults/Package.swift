@@ -1,0 +1,31 @@
+// swift-tools-version: 6.2
+// A client built the way Xcode 26 builds a new app target: default MainActor isolation and the
+// "approachable concurrency" features. It uses every public API of BackgroundTaskKit the way an app
+// would; CI builds it and runs its tests. Not part of the library.
+
+import PackageDescription
+
+let appSettings: [SwiftSetting] = [
+    .defaultIsolation(MainActor.self),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+]
+
+let package = Package(
+    name: "Xcode26Defaults",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
+    dependencies: [.package(name: "BackgroundTaskKit", path: "../..")],
+    targets: [
+        .target(
+            name: "App",
+            dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")],
+            swiftSettings: appSettings
+        ),
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["App", .product(name: "BackgroundTaskKitTesting", package: "BackgroundTaskKit")],
+            swiftSettings: appSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

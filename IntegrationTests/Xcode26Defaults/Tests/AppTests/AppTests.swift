@@ -1,0 +1,70 @@
+import BackgroundTaskKitTesting
+import Foundation
+import Testing
+
+@testable import App
+
+/// The app's code, tested as an Xcode 26 app target would be (default MainActor isolation).
+@Suite(.serialized)
+struct AppTests {
+    @Test func theCacheCleanupOnItsQueueIsReachedAndEnded() async throws {
+        let simulator = BackgroundTaskSimulator()
+        let cache = ImageCache()
+        try await withProcessWideBackgroundTaskBackend(simulator) {
+            await withCheckedContinuation { continuation in
+                cache.scheduleCleanup { continuation.resume() }
+            }
+        }
+        #expect(simulator.assertionHistory.map(\.assertion.name) == ["Image cache cleanup"])
+        try simulator.expectNoLeaks()
+    }
+
+    @Test func anUploadCutShortByExpiryEndsItsTaskAndTheLogSeesIt() async throws {
+        let simulator = BackgroundTaskSimulator()
+        let uploads = UploadQueue(backend: simulator)
+        let log = TaskLog()
+        let handle = Launch.configure(manager: uploads.manager, log: log)
+        simulator.enterBackground()
+        let upload = Task {
+            try await uploads.upload("video") {
+                for _ in 0..<100_000 where !Task.isCancelled { await Task.yield() }
+                try Task.checkCancellation()
+            }
+        }
+        for _ in 0..<50 { await Task.yield() }
+        simulator.advance(by: 30)
+        await #expect(throws: CancellationError.self) { try await upload.value }
+        uploads.manager.waitForObservers()
+        for _ in 0..<20 { await Task.yield() }  // main-actor deliveries
+        #expect(log.lines.contains { $0.hasPrefix("expired") })
+        handle.remove()
+        try simulator.expectNoLeaks()
+    }
+
+    @Test func theDocumentTheFeedAndTheExporterEndEveryTask() async throws {
+        let simulator = BackgroundTaskSimulator()
+        let document = Document()
+        document.save(backend: simulator)
+        var pages: [Int] = []
+        document.compact(pages: 3, backend: simulator) { pages.append($0) }
+        let feed = FeedModel()
+        try await feed.refresh(backend: LoggingBackend(wrapped: simulator, label: "app")) { ["a", "b"] }
+        let exporter = LegacyExporter()
+        exporter.start(backend: simulator)
+        exporter.finish()
+        #expect(document.saved)
+        #expect(pages == [0, 1, 2])
+        #expect(feed.items == ["a", "b"])
+        #expect(simulator.assertionHistory.map(\.assertion.name).contains("app: Refresh feed"))
+        try simulator.expectNoLeaks()
+    }
+
+    @Test func aDiagnosingBackendReportsTheCallSites() throws {
+        let simulator = BackgroundTaskSimulator()
+        let log = TaskLog()
+        let diagnostics = Launch.diagnosing(simulator, log: log)
+        SafeBackgroundTask.begin("Diagnosed", backend: diagnostics).end()
+        #expect(diagnostics.report().callSites.count == 1)
+        try simulator.expectNoLeaks()
+    }
+}
