@@ -47,7 +47,7 @@ extension BackgroundTaskSimulator {
     /// in begin order, on the main actor, and the app is terminated if it still holds an assertion
     /// afterwards. Long-running warnings are printed as tasks reach 30 s of age.
     ///
-    /// Called from inside an expiration handler, it is the same as ``spend(_:)``.
+    /// Called from inside an expiration handler, it is the same as ``spend(_:)-(TimeInterval)``.
     ///
     /// - Parameter duration: Seconds to move; a negative, infinite or NaN value records a
     ///   ``SimulatorMisuse/invalidDuration`` and does nothing.
@@ -102,7 +102,7 @@ extension BackgroundTaskSimulator {
     ///
     /// Time spent by all the handlers of one expiry counts against the handler time budget; past
     /// it, the watchdog terminates the app at the instant the budget ran out. Outside a handler it
-    /// is the same as ``advance(by:)``.
+    /// is the same as ``advance(by:)-(TimeInterval)``.
     ///
     /// ```swift
     /// backend.beginBackgroundTask(named: "Save") {
@@ -146,7 +146,7 @@ extension BackgroundTaskSimulator {
     // MARK: - App timers
 
     /// Schedules `work` to run after `delay` seconds of virtual time, as an app timer would: it runs
-    /// inside a later ``advance(by:)``, on the main actor, while the app runs (a suspended app's timers
+    /// inside a later ``advance(by:)-(TimeInterval)``, on the main actor, while the app runs (a suspended app's timers
     /// wait until it runs again). Callable from any thread.
     ///
     /// Pass it where code takes a scheduler, so that its timers follow the virtual clock:

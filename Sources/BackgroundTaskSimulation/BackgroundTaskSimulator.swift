@@ -21,7 +21,7 @@ import Foundation
 /// ```
 ///
 /// `beginBackgroundTask` and `endBackgroundTask` may be called from any thread, like UIKit's. The
-/// driving methods (``enterBackground()``, ``advance(by:)``, …) are main-actor isolated, because
+/// driving methods (``enterBackground()``, ``advance(by:)-(TimeInterval)``, …) are main-actor isolated, because
 /// expiration handlers run on the main actor while they run.
 ///
 /// See `Documentation/Simulator.md` for exactly which iOS rules it models and which it does not.
