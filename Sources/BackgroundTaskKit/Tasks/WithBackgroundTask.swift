@@ -154,7 +154,15 @@ public func withBackgroundTask<Result, Failure: Error>(
     let outcome = await withoutActuallyEscaping(body) { body in
         let slot = BodyOutcome<Result, Failure>()
         // The body is only called on the caller's isolation, by the child task, which this call awaits.
-        let work = UncheckedSendableBox(body)
+        // Wrapped in a closure that does not throw: a typed-throws function type as a generic argument
+        // needs run-time support that only iOS 18 and macOS 15 have.
+        let work = UncheckedSendableBox<() async -> Swift.Result<Result, Failure>> {
+            do throws(Failure) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
+        }
         // Not captured as `isolated`: a task closure that captures the isolated parameter is not run on
         // that actor. The child hops there by calling a function isolated to it.
         let caller: (any Actor)? = isolation
@@ -177,7 +185,7 @@ public func withBackgroundTask<Result, Failure: Error>(
 /// expiry), runs the body, ends the task.
 private func runBody<Result, Failure: Error>(
     on caller: isolated (any Actor)?,
-    _ work: UncheckedSendableBox<() async throws(Failure) -> Result>,
+    _ work: UncheckedSendableBox<() async -> Swift.Result<Result, Failure>>,
     into slot: BodyOutcome<Result, Failure>,
     name: String?,
     backend: (any BackgroundTaskBackend)?,
@@ -196,9 +204,5 @@ private func runBody<Result, Failure: Error>(
         )
     }
     defer { record.engine.end(record, detachingBody: true) }
-    do throws(Failure) {
-        slot.store(.success(try await work.value()))
-    } catch {
-        slot.store(.failure(error))
-    }
+    slot.store(await work.value())
 }
