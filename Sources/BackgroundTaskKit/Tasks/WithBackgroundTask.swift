@@ -163,19 +163,15 @@ public func withBackgroundTask<Result, Failure: Error>(
                 return .failure(error)
             }
         }
-        // Not captured as `isolated`: a task closure that captures the isolated parameter is not run on
-        // that actor. The child hops there by calling a function isolated to it.
+        // The child hops to the caller's isolation by calling a function isolated to it (a task closure
+        // that captures the isolated parameter compiles, but is not run on that actor).
         let caller: (any Actor)? = isolation
-        let child = Task {
-            await runBody(
-                on: caller, work, into: slot, name: name, backend: backend, onExpiration: onExpiration,
-                callSite: (fileID, line, function))
-        }
-        await withTaskCancellationHandler {
-            await child.value
-        } onCancel: {
-            child.cancel()
-        }
+        // A structured child (`async let`): allocated with this task's allocator, and cancelled with
+        // this task, while an expiry cancels it alone.
+        async let child: Void = runBody(
+            on: caller, work, into: slot, name: name, backend: backend, onExpiration: onExpiration,
+            callSite: (fileID, line, function))
+        await child
         return slot.take()
     }
     return try outcome.get()
