@@ -4,7 +4,7 @@ import Foundation
 /// `bgtask audit PATH…`: scans Swift and Objective-C sources for risky raw background-task calls.
 struct AuditCommand {
     enum Format: String {
-        case text, json
+        case text, json, sarif
     }
 
     /// The lowest severity that fails the run, or `never`.
@@ -41,7 +41,7 @@ struct AuditCommand {
                 switch argument {
                 case "--format":
                     guard let format = Format(rawValue: value) else {
-                        return .failure(UsageError(message: "unknown format '\(value)' (use text or json)"))
+                        return .failure(UsageError(message: "unknown format '\(value)' (use text, json or sarif)"))
                     }
                     command.format = format
                 case "--fail-on":
@@ -86,7 +86,12 @@ struct AuditCommand {
         } catch {
             return CommandResult(exitStatus: 2, standardError: "error: \(error.description)\n")
         }
-        let output = format == .json ? report.json() : report.text
+        let output =
+            switch format {
+            case .text: report.text
+            case .json: report.json()
+            case .sarif: report.sarif()
+            }
         let fails =
             switch failOn {
             case .never: false

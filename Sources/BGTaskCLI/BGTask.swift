@@ -53,8 +53,10 @@ public enum BGTask {
 
     private static let auditOptions = """
         AUDIT OPTIONS:
-          --format text|json    Output format (default: text, one `path:line:column: severity:
-                                [BTnnn] message` line per finding and a summary line).
+          --format text|json|sarif
+                                Output format (default: text, one `path:line:column: severity:
+                                [BTnnn] message` line per finding and a summary line; sarif: a
+                                SARIF 2.1.0 log for code-scanning services).
           --fail-on SEVERITY    Exit with status 1 when a finding is at or above SEVERITY:
                                 note, warning (default), error, or never.
           --allow GLOB          A wrapper path where raw begin calls are expected (repeatable;

@@ -177,4 +177,16 @@ struct AuditCommandTests {
         #expect(result.standardError.hasPrefix("error: "))
         #expect(result.standardError.contains("Run 'bgtask audit --help' for usage."))
     }
+
+    @Test func sarifFormatWritesASARIFLogAndKeepsTheExitStatus() async throws {
+        try await withFolder(["Upload.swift": Self.raw]) { folder in
+            let result = await BGTask.run(["audit", "--format", "sarif", folder])
+            #expect(result.exitStatus == 1)  // the raw begin is a warning: fails at the default threshold
+            let data = Data(result.standardOutput.utf8)
+            let log = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(log["version"] as? String == "2.1.0")
+            let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+            #expect(results.contains { $0["ruleId"] as? String == "BT001" })
+        }
+    }
 }
