@@ -79,15 +79,8 @@ public func withBackgroundTask<Result, Failure: Error>(
     function: String = #function,
     body: (SafeBackgroundTask) throws(Failure) -> Result
 ) throws(Failure) -> Result {
-    let task = SafeBackgroundTask(
-        record: TaskEngine.beginStandalone(
-            name,
-            backend: backend,
-            fileID: fileID,
-            line: line,
-            function: function,
-            cleanup: onExpiration
-        ))
+    let task = SafeBackgroundTask.begin(
+        name, backend: backend, onExpiration: onExpiration, fileID: fileID, line: line, function: function)
     defer { task.end() }
     return try body(task)
 }
