@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
         .executable(name: "bgtask", targets: ["bgtask"]),
         .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
+        .plugin(name: "AuditBackgroundTasksBuildTool", targets: ["AuditBackgroundTasksBuildTool"]),
     ],
     targets: [
         // The library: the seam, the real backends and the safe wrappers.
@@ -53,6 +54,8 @@ let package = Package(
             ),
             dependencies: ["bgtask"]
         ),
+        // Applied to a target, shows `bgtask audit`'s findings in its sources as build warnings.
+        .plugin(name: "AuditBackgroundTasksBuildTool", capability: .buildTool(), dependencies: ["bgtask"]),
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"]),
         .testTarget(
             name: "BackgroundTaskSimulationTests",

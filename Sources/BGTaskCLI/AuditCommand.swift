@@ -1,7 +1,8 @@
 import BackgroundTaskAudit
 import Foundation
 
-/// `bgtask audit PATH…`: scans Swift and Objective-C sources for risky raw background-task calls.
+/// `bgtask audit PATH…`: scans Swift and Objective-C sources for risky raw background-task calls;
+/// `bgtask audit --explain BTnnn`: prints a rule's long explanation.
 struct AuditCommand {
     enum Format: String {
         case text, json, sarif
@@ -28,13 +29,19 @@ struct AuditCommand {
     var failOn = FailureThreshold.severity(.warning)
     var allow: [String] = []
     var maximumFileSize = AuditConfiguration().maximumFileSize
+    /// `--explain ID`: print this rule's explanation instead of auditing.
+    var explain: AuditRule?
+    /// `--baseline FILE`: report only findings this baseline file does not hold.
+    var baselinePath: String?
+    /// `--write-baseline FILE`: write today's findings to this file instead of reporting them.
+    var writeBaselinePath: String?
 
     static func parse(_ arguments: [String]) -> Result<AuditCommand, UsageError> {
         var command = AuditCommand()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--format", "--fail-on", "--allow", "--max-file-size":
+            case "--format", "--fail-on", "--allow", "--max-file-size", "--explain", "--baseline", "--write-baseline":
                 guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
                     return .failure(UsageError(message: "\(argument) needs a value"))
                 }
@@ -53,6 +60,16 @@ struct AuditCommand {
                     command.failOn = threshold
                 case "--allow":
                     command.allow.append(value)
+                case "--explain":
+                    guard let rule = AuditRule.withID(value) else {
+                        let ids = AuditRule.all.map(\.id).joined(separator: ", ")
+                        return .failure(UsageError(message: "unknown rule '\(value)' (use one of \(ids))"))
+                    }
+                    command.explain = rule
+                case "--baseline":
+                    command.baselinePath = value
+                case "--write-baseline":
+                    command.writeBaselinePath = value
                 default:
                     guard let bytes = Int(value), bytes > 0 else {
                         return .failure(UsageError(message: "--max-file-size needs a positive number of bytes"))
@@ -69,6 +86,15 @@ struct AuditCommand {
                 command.paths.append(argument)
             }
         }
+        if command.explain != nil {
+            guard command.paths.isEmpty else {
+                return .failure(UsageError(message: "--explain takes a rule id and no PATH"))
+            }
+            return .success(command)
+        }
+        guard command.baselinePath == nil || command.writeBaselinePath == nil else {
+            return .failure(UsageError(message: "use either --baseline or --write-baseline, not both"))
+        }
         guard !command.paths.isEmpty else {
             return .failure(UsageError(message: "audit needs at least one PATH (a folder or a file)"))
         }
@@ -76,15 +102,31 @@ struct AuditCommand {
     }
 
     func run() async -> CommandResult {
+        if let explain { return .success(explain.explanation) }
+        // Read the baseline first: a bad one is an error before any time is spent auditing.
+        var baseline: AuditBaseline?
+        if let baselinePath {
+            do {
+                baseline = try AuditBaseline(contentsOf: baselinePath)
+            } catch {
+                return CommandResult(exitStatus: 2, standardError: "error: \(error.description)\n")
+            }
+        }
         let configuration = AuditConfiguration(
             allowedWrapperPaths: allow.map(GlobPattern.init),
             maximumFileSize: maximumFileSize
         )
-        let report: AuditReport
+        var report: AuditReport
         do {
             report = try await Auditor(configuration: configuration).audit(paths: paths)
         } catch {
             return CommandResult(exitStatus: 2, standardError: "error: \(error.description)\n")
+        }
+        if let writeBaselinePath {
+            return writeBaseline(report, to: writeBaselinePath)
+        }
+        if let baseline {
+            report = report.applying(baseline)
         }
         let output =
             switch format {
@@ -97,18 +139,44 @@ struct AuditCommand {
             case .never: false
             case .severity(let threshold): report.hasFindings(atOrAbove: threshold)
             }
-        // A file or folder named on the command line that cannot be read is an I/O error (exit 2);
-        // unreadable entries found while walking a folder are only skipped with a note.
+        let notes = report.skipNotes + report.unmatchedBaselineNote
+        if let errors = unreadableNamedPaths(report) {
+            return CommandResult(exitStatus: 2, standardOutput: output, standardError: notes + errors)
+        }
+        return CommandResult(exitStatus: fails ? 1 : 0, standardOutput: output, standardError: notes)
+    }
+
+    /// `--write-baseline FILE`: today's findings to FILE, exit 0; nothing is written when a path
+    /// named on the command line could not be read, since the baseline would be incomplete.
+    private func writeBaseline(_ report: AuditReport, to path: String) -> CommandResult {
+        if let errors = unreadableNamedPaths(report) {
+            return CommandResult(exitStatus: 2, standardError: report.skipNotes + errors)
+        }
+        do {
+            try AuditBaseline(report: report).write(to: path)
+        } catch {
+            return CommandResult(exitStatus: 2, standardError: report.skipNotes + "error: \(error.description)\n")
+        }
+        let findings = "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s")"
+        let files = "\(report.filesScanned) file\(report.filesScanned == 1 ? "" : "s")"
+        return CommandResult(
+            exitStatus: 0,
+            standardOutput: "Wrote a baseline of \(findings) in \(files) to \(path).\n",
+            standardError: report.skipNotes
+        )
+    }
+
+    /// `error: cannot read PATH: …` lines for files and folders named on the command line that
+    /// could not be read (an I/O error, exit 2), or `nil`; unreadable entries found while walking a
+    /// folder are only skipped with a note.
+    private func unreadableNamedPaths(_ report: AuditReport) -> String? {
         let named = Set(paths.map(Self.standardized))
         let unreadableNamed = report.skipped.filter { skipped in
             [.unreadable, .unreadableFolder, .notRegularFile].contains(skipped.reason)
                 && named.contains(Self.standardized(skipped.path))
         }
-        if !unreadableNamed.isEmpty {
-            let errors = unreadableNamed.map { "error: cannot read \($0.path): \($0.detail)\n" }.joined()
-            return CommandResult(exitStatus: 2, standardOutput: output, standardError: report.skipNotes + errors)
-        }
-        return CommandResult(exitStatus: fails ? 1 : 0, standardOutput: output, standardError: report.skipNotes)
+        guard !unreadableNamed.isEmpty else { return nil }
+        return unreadableNamed.map { "error: cannot read \($0.path): \($0.detail)\n" }.joined()
     }
 
     /// A path as a comparable absolute path, without `.` or `..` parts or a trailing slash.

@@ -30,6 +30,7 @@ public enum BGTask {
     /// `bgtask audit --help`.
     public static let auditUsage = """
         USAGE: bgtask audit [options] PATH...
+               bgtask audit --explain BTnnn
 
         Scans Swift and Objective-C sources for risky raw background-task calls and for this
         package's tasks thrown away at once (rules BT001-BT010, see Documentation/Audit.md).
@@ -62,6 +63,11 @@ public enum BGTask {
           --allow GLOB          A wrapper path where raw begin calls are expected (repeatable;
                                 `*`, `**`, `?`, `[abc]`); BT001 is not reported there.
           --max-file-size N     Skip files larger than N bytes (default: 8388608).
+          --baseline FILE       Report, and fail on, only findings that FILE does not hold;
+                                the others are counted as baselined in the summary line.
+          --write-baseline FILE Write today's findings to FILE (JSON) as a baseline, exit 0.
+          --explain ID          Print rule ID's explanation (what it finds, what happens on a
+                                device, before and after, blind spots) and exit.
           -h, --help            Show this text.
           Suppress a finding with `// bgtask:ignore BT00x` on its line or the line above.
           Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or I/O error.

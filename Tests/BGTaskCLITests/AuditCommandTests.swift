@@ -93,15 +93,21 @@ struct AuditCommandTests {
     @Test("--allow silences BT001 for wrapper paths only")
     func allowSilencesWrapperPaths() async throws {
         let wrapper = """
-            func start(_ handler: @escaping @MainActor @Sendable () -> Void) -> UIBackgroundTaskIdentifier {
-                UIApplication.shared.beginBackgroundTask(withName: "Wrapped", expirationHandler: handler)
+            func start(_ cleanup: @escaping @MainActor @Sendable () -> Void) -> UIBackgroundTaskIdentifier {
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask(withName: "Wrapped") {
+                    cleanup()
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+                return task
             }
 
             """
         try await withFolder(["Wrappers/Task.swift": wrapper, "App/Raw.swift": wrapper]) { folder in
             let result = await BGTask.run(["audit", "--allow", "Wrappers/*.swift", folder])
             #expect(result.exitStatus == 1)
-            #expect(result.standardOutput.contains("/App/Raw.swift:2:26: warning: [BT001]"))
+            #expect(result.standardOutput.contains("/App/Raw.swift:3:33: warning: [BT001]"))
             #expect(!result.standardOutput.contains("/Wrappers/Task.swift"))
             let both = await BGTask.run(["audit", "--allow", "Wrappers/*", "--allow", "App/*", folder])
             #expect(both.exitStatus == 0)

@@ -8,6 +8,11 @@ public struct AuditReport: Sendable {
     public var filesScanned: Int
     /// Files and folders not read, each with its reason.
     public var skipped: [SkippedFile]
+    /// The findings a baseline accepted, which ``findings`` no longer holds; `nil` when no
+    /// baseline was applied (see ``applying(_:)``).
+    public var baselined: [Finding]?
+    /// The baseline's entries that matched no finding: fixed, or changed beyond recognition.
+    public var unmatchedBaselineEntries: [AuditBaseline.Entry] = []
 
     /// Creates a report.
     ///
@@ -16,11 +21,19 @@ public struct AuditReport: Sendable {
     ///   - suppressedCount: How many were silenced.
     ///   - filesScanned: How many files were read.
     ///   - skipped: What was not read.
-    public init(findings: [Finding], suppressedCount: Int, filesScanned: Int, skipped: [SkippedFile]) {
+    ///   - baselined: The findings a baseline accepted, or `nil` when none was applied.
+    public init(
+        findings: [Finding],
+        suppressedCount: Int,
+        filesScanned: Int,
+        skipped: [SkippedFile],
+        baselined: [Finding]? = nil
+    ) {
         self.findings = findings
         self.suppressedCount = suppressedCount
         self.filesScanned = filesScanned
         self.skipped = skipped
+        self.baselined = baselined
     }
 
     /// How many findings have exactly this severity.

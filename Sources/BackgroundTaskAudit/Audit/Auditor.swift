@@ -35,25 +35,39 @@ public struct Auditor: Sendable {
         return await audit(walk)
     }
 
-    /// Audits files the walker found, in parallel.
+    /// Audits files the walker found, in parallel, in two passes: the first reads every file that
+    /// can call the APIs and collects the code base's shims (``ProjectVocabulary``); the second checks
+    /// those files, and the files that call a shim, knowing every shim.
     func audit(_ walk: SourceFileWalker.Result) async -> AuditReport {
         let files = walk.files
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count))
         let configuration = configuration
-        let outcomes = await withTaskGroup(of: [(Int, FileAuditor.Outcome)].self) { group in
-            for worker in 0..<workers {
-                group.addTask {
-                    var outcomes: [(Int, FileAuditor.Outcome)] = []
-                    for index in stride(from: worker, to: files.count, by: workers) {
-                        outcomes.append((index, Self.auditFile(files[index], configuration: configuration)))
-                    }
-                    return outcomes
-                }
+        let firstPass = await Self.inParallel(files.count) { index in
+            Self.read(files[index], configuration: configuration, shimNames: [])
+        }
+        var vocabulary = ProjectVocabulary()
+        for case .parsed(let syntax) in firstPass {
+            vocabulary.merge(ProjectVocabulary.collect(from: syntax))
+        }
+        let shimNames = vocabulary.shimNames
+        let known = vocabulary
+        let outcomes = await Self.inParallel(files.count) { index -> FileAuditor.Outcome in
+            var read = firstPass[index]
+            if case .noCalls = read, !shimNames.isEmpty {
+                read = Self.read(files[index], configuration: configuration, shimNames: shimNames)
             }
-            var all: [(Int, FileAuditor.Outcome)] = []
-            all.reserveCapacity(files.count)
-            for await outcomes in group { all += outcomes }
-            return all.sorted { $0.0 < $1.0 }.map(\.1)
+            switch read {
+            case .skipped(let skipped):
+                return .skipped(skipped)
+            case .noCalls:
+                return .audited(findings: [], suppressed: 0)
+            case .parsed(let syntax):
+                return FileAuditor.audit(
+                    syntax: syntax,
+                    path: files[index].path,
+                    configuration: configuration,
+                    vocabulary: known
+                )
+            }
         }
         var findings: [Finding] = []
         var suppressed = 0
@@ -73,9 +87,33 @@ public struct Auditor: Sendable {
         return AuditReport(findings: findings, suppressedCount: suppressed, filesScanned: scanned, skipped: skipped)
     }
 
-    private static func auditFile(_ file: SourceFileWalker.SourceFile, configuration: AuditConfiguration)
-        -> FileAuditor.Outcome
-    {
+    /// Runs `work` for every index in `0..<count`, one task per processor; results in index order.
+    private static func inParallel<Value: Sendable>(
+        _ count: Int,
+        _ work: @escaping @Sendable (Int) -> Value
+    ) async -> [Value] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count))
+        return await withTaskGroup(of: [(Int, Value)].self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    var values: [(Int, Value)] = []
+                    for index in stride(from: worker, to: count, by: workers) { values.append((index, work(index))) }
+                    return values
+                }
+            }
+            var all: [(Int, Value)] = []
+            all.reserveCapacity(count)
+            for await values in group { all += values }
+            return all.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// Reads a file: its syntax when it may call the APIs or one of `shimNames`, `nil` when not.
+    private static func read(
+        _ file: SourceFileWalker.SourceFile,
+        configuration: AuditConfiguration,
+        shimNames: [String]
+    ) -> FileAuditor.Read {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             return .skipped(SkippedFile(path: file.path, reason: .unreadable, detail: "cannot read file"))
         }
@@ -88,12 +126,7 @@ public struct Auditor: Sendable {
                 )
             )
         }
-        return FileAuditor.audit(
-            bytes: [UInt8](data),
-            path: file.path,
-            language: file.language,
-            configuration: configuration
-        )
+        return FileAuditor.syntax(bytes: [UInt8](data), path: file.path, language: file.language, shimNames: shimNames)
     }
 
     /// Audits source text held in memory, as if it were the file at `path`.

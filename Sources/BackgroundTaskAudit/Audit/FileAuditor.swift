@@ -6,17 +6,27 @@ enum FileAuditor {
         case skipped(SkippedFile)
     }
 
+    /// What reading a file gave.
+    enum Read: Sendable {
+        case skipped(SkippedFile)
+        /// It cannot call the APIs (nor the shims it was asked about): nothing to check.
+        case noCalls
+        case parsed(SourceSyntax)
+    }
+
     /// Deeper brace nesting than this is not analysed.
     static let maximumNesting = 256
     /// More calls of the system APIs in one file than this are not analysed.
     static let maximumCallSites = 4096
 
-    static func audit(
+    /// What reading one file gave: its syntax when it may call the APIs (or a shim named in
+    /// `names`), `nil` when it cannot, or why it was skipped.
+    static func syntax(
         bytes: [UInt8],
         path: String,
         language: SourceLanguage,
-        configuration: AuditConfiguration
-    ) -> Outcome {
+        shimNames: [String] = []
+    ) -> FileAuditor.Read {
         switch TextCheck.classify(bytes) {
         case .binary:
             return .skipped(SkippedFile(path: path, reason: .binary, detail: "binary file (contains NUL bytes)"))
@@ -27,7 +37,9 @@ enum FileAuditor {
         case .text:
             break
         }
-        guard CallSiteFinder.mayContainCalls(bytes) else { return .audited(findings: [], suppressed: 0) }
+        guard CallSiteFinder.mayContainCalls(bytes) || CallSiteFinder.mayMention(shimNames, in: bytes) else {
+            return .noCalls
+        }
         let syntax = SourceSyntax(bytes: bytes, language: language)
         guard syntax.maximumDepth <= maximumNesting else {
             return .skipped(
@@ -38,10 +50,43 @@ enum FileAuditor {
                 )
             )
         }
+        return .parsed(syntax)
+    }
+
+    /// Audits one file's bytes on their own: its own shims are the only ones known.
+    static func audit(
+        bytes: [UInt8],
+        path: String,
+        language: SourceLanguage,
+        configuration: AuditConfiguration
+    ) -> Outcome {
+        switch syntax(bytes: bytes, path: path, language: language) {
+        case .skipped(let skipped):
+            return .skipped(skipped)
+        case .noCalls:
+            return .audited(findings: [], suppressed: 0)
+        case .parsed(let syntax):
+            return audit(
+                syntax: syntax,
+                path: path,
+                configuration: configuration,
+                vocabulary: ProjectVocabulary.collect(from: syntax)
+            )
+        }
+    }
+
+    /// Runs every rule over a file's syntax and applies its suppressions.
+    static func audit(
+        syntax: SourceSyntax,
+        path: String,
+        configuration: AuditConfiguration,
+        vocabulary: ProjectVocabulary
+    ) -> Outcome {
         let analysis = FileAnalysis(
             syntax: syntax,
             path: path,
-            isAllowedWrapperPath: configuration.isAllowedWrapper(path)
+            isAllowedWrapperPath: configuration.isAllowedWrapper(path),
+            vocabulary: vocabulary
         )
         guard !analysis.sites.isEmpty || DiscardedTaskRule.mayApply(to: syntax) else {
             return .audited(findings: [], suppressed: 0)

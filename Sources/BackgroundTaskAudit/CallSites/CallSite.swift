@@ -38,4 +38,6 @@ struct CallSite: Sendable {
     var handler: Argument
     /// The identifier passed to an end call.
     var endArgument: Range<Int>?
+    /// A call of one of the code base's own shims (``ProjectVocabulary``) rather than of the system's API.
+    var isShimCall = false
 }

@@ -9,14 +9,16 @@
 ///
 /// Objective-C: message sends whose selector is exactly one of the system's, through any receiver.
 enum CallSiteFinder {
-    static func callSites(in syntax: SourceSyntax) -> [CallSite] {
+    static func callSites(in syntax: SourceSyntax, vocabulary: ProjectVocabulary) -> [CallSite] {
         var sites: [CallSite] = []
+        let swift = SwiftCallParser(syntax: syntax, vocabulary: vocabulary)
+        let objectiveC = ObjectiveCCallParser(syntax: syntax, vocabulary: vocabulary)
         for index in syntax.tokens.indices where syntax.tokens[index].kind == .identifier {
             let site: CallSite?
             if syntax.isSwift {
-                site = SwiftCallParser(syntax: syntax).callSite(at: index)
+                site = swift.callSite(at: index)
             } else {
-                site = ObjectiveCCallParser(syntax: syntax).callSite(at: index)
+                site = objectiveC.callSite(at: index)
             }
             if let site { sites.append(site) }
         }
@@ -40,6 +42,27 @@ enum CallSiteFinder {
                 index += 1
             }
             return false
+        }
+    }
+
+    /// Whether any of the names occurs in the bytes (a shim's name, before lexing).
+    static func mayMention(_ names: [String], in bytes: [UInt8]) -> Bool {
+        guard !names.isEmpty else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            names.contains { name in
+                let pattern = Array(name.utf8)
+                guard let first = pattern.first, pattern.count <= buffer.count else { return false }
+                var index = 0
+                while index + pattern.count <= buffer.count {
+                    if buffer[index] == first {
+                        var offset = 1
+                        while offset < pattern.count, buffer[index + offset] == pattern[offset] { offset += 1 }
+                        if offset == pattern.count { return true }
+                    }
+                    index += 1
+                }
+                return false
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 /// Recognizes Objective-C message sends of the system's background-task APIs.
 struct ObjectiveCCallParser {
     let syntax: SourceSyntax
+    /// The code base's own shims.
+    var vocabulary = ProjectVocabulary()
 
     /// The selectors, as the keyword pieces each must have, in order.
     private static let selectors: [String: (CallSite.Kind, [String])] = [
@@ -10,8 +12,17 @@ struct ObjectiveCCallParser {
         "performExpiringActivityWithReason": (.expiringActivity, ["performExpiringActivityWithReason", "usingBlock"]),
     ]
 
+    /// The selector `index` starts, if it is the system's or one of the code base's shims.
+    private func selector(at index: Int) -> (CallSite.Kind, [String], ProjectVocabulary.Shim?)? {
+        let text = syntax.tokens[index].text
+        if let (kind, pieces) = Self.selectors[text] { return (kind, pieces, nil) }
+        if let shim = vocabulary.beginShims[text] { return (.begin, shim.pieces.compactMap { $0 }, shim) }
+        if let shim = vocabulary.endShims[text] { return (.end, shim.pieces.compactMap { $0 }, shim) }
+        return nil
+    }
+
     func callSite(at index: Int) -> CallSite? {
-        guard let (kind, pieces) = Self.selectors[syntax.tokens[index].text],
+        guard let (kind, pieces, shim) = selector(at: index),
             let colon = syntax.token(index + 1), colon.is(":"),
             let open = messageOpen(before: index), open < index - 1,
             let close = syntax.partner(of: open)
@@ -46,6 +57,29 @@ struct ObjectiveCCallParser {
         guard parts.map(\.name) == pieces else { return nil }
 
         let start = open
+        if let shim {
+            var site = CallSite(
+                kind: kind,
+                nameToken: index,
+                start: start,
+                end: close,
+                name: .absent,
+                handler: .absent,
+                endArgument: nil,
+                isShimCall: true
+            )
+            if kind == .begin {
+                if let handler = shim.argumentIndex, handler < parts.count {
+                    site.handler = value(of: parts[handler].value)
+                }
+                if let name = shim.nameIndex, name < parts.count { site.name = value(of: parts[name].value) }
+            } else if let argument = shim.argumentIndex, argument < parts.count {
+                site.endArgument = parts[argument].value
+            } else {
+                return nil
+            }
+            return site
+        }
         switch kind {
         case .begin:
             let hasName = pieces.count == 2

@@ -1,6 +1,8 @@
 /// Recognizes Swift calls of the system's background-task APIs.
 struct SwiftCallParser {
     let syntax: SourceSyntax
+    /// The code base's own shims and look-alikes.
+    var vocabulary = ProjectVocabulary()
 
     private static let beginLabels: Set<String> = ["withName", "expirationHandler"]
     private static let activityLabels: Set<String> = ["withReason", "using"]
@@ -13,11 +15,20 @@ struct SwiftCallParser {
 
     func callSite(at index: Int) -> CallSite? {
         let kind: CallSite.Kind
-        switch syntax.tokens[index].text {
+        var shim: ProjectVocabulary.Shim?
+        let text = syntax.tokens[index].text
+        switch text {
         case "beginBackgroundTask": kind = .begin
         case "endBackgroundTask": kind = .end
         case "performExpiringActivity": kind = .expiringActivity
-        default: return nil
+        default:
+            if let begin = vocabulary.beginShims[text] {
+                (kind, shim) = (.begin, begin)
+            } else if let end = vocabulary.endShims[text] {
+                (kind, shim) = (.end, end)
+            } else {
+                return nil
+            }
         }
         if let previous = syntax.token(index - 1), previous.isIdentifier("func") { return nil }
         guard let next = syntax.token(index + 1) else { return nil }
@@ -44,8 +55,13 @@ struct SwiftCallParser {
         }
 
         let start = ReceiverScanner(syntax: syntax).expressionStart(endingAt: index)
+        if let shim {
+            return shimCall(kind, shim, at: index, start: start, end: end, arguments, trailingClosure: trailingClosure)
+        }
         switch kind {
         case .begin:
+            // The code base's own `beginBackgroundTask()`, not UIKit's.
+            if vocabulary.declaresZeroArgumentBegin, arguments.isEmpty, trailingClosure == nil { return nil }
             guard arguments.allSatisfy({ $0.label.map(Self.beginLabels.contains) ?? false }) else { return nil }
             let name = arguments.first { $0.label == "withName" }
             let handler = arguments.first { $0.label == "expirationHandler" }
@@ -84,6 +100,56 @@ struct SwiftCallParser {
                 endArgument: nil
             )
         }
+    }
+
+    /// A call of one of the code base's shims, when its labels fit the shim's parameters.
+    private func shimCall(
+        _ kind: CallSite.Kind,
+        _ shim: ProjectVocabulary.Shim,
+        at index: Int,
+        start: Int,
+        end: Int,
+        _ arguments: [ParsedArgument],
+        trailingClosure: Int?
+    ) -> CallSite? {
+        // Match the arguments to the parameters in order; parameters with defaults may be skipped.
+        var matched: [Int: Range<Int>] = [:]
+        var piece = 0
+        for argument in arguments {
+            while piece < shim.pieces.count, shim.pieces[piece] != argument.label { piece += 1 }
+            guard piece < shim.pieces.count else { return nil }
+            matched[piece] = argument.tokens
+            piece += 1
+        }
+        var site = CallSite(
+            kind: kind,
+            nameToken: index,
+            start: start,
+            end: end,
+            name: .absent,
+            handler: .absent,
+            endArgument: nil,
+            isShimCall: true
+        )
+        switch kind {
+        case .begin:
+            if let handlerIndex = shim.argumentIndex {
+                if let tokens = matched[handlerIndex] {
+                    site.handler = value(of: tokens)
+                } else if let trailingClosure, handlerIndex == shim.pieces.count - 1 {
+                    site.handler = .closure(scope: trailingClosure)
+                }
+            }
+            if let nameIndex = shim.nameIndex, let tokens = matched[nameIndex] { site.name = value(of: tokens) }
+        case .end:
+            guard trailingClosure == nil, let argumentIndex = shim.argumentIndex,
+                let tokens = matched[argumentIndex]
+            else { return nil }
+            site.endArgument = tokens
+        case .expiringActivity:
+            return nil
+        }
+        return site
     }
 
     /// `beginBackgroundTask(withName:expirationHandler:)` names the method without calling it.

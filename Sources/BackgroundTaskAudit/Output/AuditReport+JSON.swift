@@ -18,7 +18,10 @@ extension AuditReport {
     /// }
     /// ```
     ///
-    /// Keys are sorted; `function` is `null` when the call is outside any function.
+    /// Keys are sorted; `function` is `null` when the call is outside any function. With a
+    /// baseline applied (``applying(_:)``), `findings` holds only the new findings and `summary`
+    /// gains `baselined` (findings the baseline accepted) and `baselineUnmatched` (its entries that
+    /// matched nothing).
     ///
     /// - Returns: UTF-8 JSON text ending in a newline.
     public func json() -> String {
@@ -31,7 +34,9 @@ extension AuditReport {
                 errors: count(of: .error),
                 warnings: count(of: .warning),
                 notes: count(of: .note),
-                suppressed: suppressedCount
+                suppressed: suppressedCount,
+                baselined: baselined?.count,
+                baselineUnmatched: baselined == nil ? nil : unmatchedBaselineEntries.count
             ),
             findings: findings.map(JSONFinding.init),
             skipped: skipped,
@@ -61,6 +66,9 @@ private struct JSONSummary: Encodable {
     var warnings: Int
     var notes: Int
     var suppressed: Int
+    // Present only when a baseline was applied (encoded with `encodeIfPresent`).
+    var baselined: Int?
+    var baselineUnmatched: Int?
 }
 
 private struct JSONFinding: Encodable {

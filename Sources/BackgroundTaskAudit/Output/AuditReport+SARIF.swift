@@ -6,7 +6,7 @@ extension AuditReport {
     /// descriptor (id, summary, default level, help link), and every finding as a result with its
     /// rule, level, message and location (path as given, 1-based line and column).
     ///
-    /// - Parameter helpURI: Where each rule's long description is; `#btnnn` is appended.
+    /// - Parameter helpURI: Where each rule's long description is; the rule's heading anchor is appended.
     /// - Returns: UTF-8 JSON text ending in a newline.
     public func sarif(helpURI: String = "Documentation/Audit.md") -> String {
         let rules = AuditRule.all
@@ -21,7 +21,7 @@ extension AuditReport {
                                     id: rule.id,
                                     shortDescription: SARIFMessage(text: rule.summary),
                                     defaultConfiguration: SARIFConfiguration(level: Self.sarifLevel(rule.severity)),
-                                    helpUri: "\(helpURI)#\(rule.id.lowercased())"
+                                    helpUri: rule.helpURI(documentation: helpURI)
                                 )
                             }
                         )),

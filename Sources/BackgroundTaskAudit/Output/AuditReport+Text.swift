@@ -11,6 +11,9 @@ extension AuditReport {
     }
 
     /// `Audited 57 files: 3 findings (1 error, 2 warnings, 0 notes), 1 suppressed, 2 skipped.`
+    ///
+    /// With a baseline applied, the findings it accepted are counted after the suppressed ones:
+    /// `…, 1 suppressed, 12 baselined, 2 skipped.`
     public var summary: String {
         let files = Self.plural(filesScanned, "file")
         let total = Self.plural(findings.count, "finding")
@@ -18,7 +21,8 @@ extension AuditReport {
         let warnings = Self.plural(count(of: .warning), "warning")
         let notes = Self.plural(count(of: .note), "note")
         return "Audited \(files): \(total) (\(errors), \(warnings), \(notes)), "
-            + "\(suppressedCount) suppressed, \(skipped.count) skipped."
+            + "\(suppressedCount) suppressed, \(baselined.map { "\($0.count) baselined, " } ?? "")"
+            + "\(skipped.count) skipped."
     }
 
     /// One `note: skipped PATH: reason` line per skipped file, for standard error.

@@ -29,7 +29,10 @@ enum ClosureTiming: Sendable, Equatable {
     /// Classifies the call (or argument label) that receives the closure.
     init(call: String?, label: String?) {
         for candidate in [label, call].compactMap({ $0 }) {
-            if Self.synchronousCalls.contains(candidate) {
+            let lowered = candidate.lowercased()
+            let synchronousByName =
+                (lowered.hasSuffix("sync") && !lowered.hasSuffix("async")) || lowered.hasSuffix("andwait")
+            if Self.synchronousCalls.contains(candidate) || synchronousByName {
                 self = .synchronous
                 return
             }

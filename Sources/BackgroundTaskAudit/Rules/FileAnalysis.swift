@@ -12,12 +12,19 @@ struct FileAnalysis {
     private let bindings: [Int: IdentifierBinding]
     /// End calls by the normalized name of their argument, in source order.
     private let endsByName: [String: [CallSite]]
+    /// Closures assigned to a local when declared (`let done = { … }`), by the local's name.
+    let localClosures: [String: [Int]]
 
-    init(syntax: SourceSyntax, path: String, isAllowedWrapperPath: Bool) {
+    init(
+        syntax: SourceSyntax,
+        path: String,
+        isAllowedWrapperPath: Bool,
+        vocabulary: ProjectVocabulary = ProjectVocabulary()
+    ) {
         self.syntax = syntax
         self.path = path
         self.isAllowedWrapperPath = isAllowedWrapperPath
-        let sites = CallSiteFinder.callSites(in: syntax)
+        let sites = CallSiteFinder.callSites(in: syntax, vocabulary: vocabulary)
         self.sites = sites
         begins = sites.filter { $0.kind == .begin }
         endCalls = sites.filter { $0.kind == .end }
@@ -36,16 +43,51 @@ struct FileAnalysis {
             endsByName[name, default: []].append(end)
         }
         self.endsByName = endsByName
+        var localClosures: [String: [Int]] = [:]
+        if !sites.isEmpty {
+            for scope in syntax.scopes.indices where syntax.scopes[scope].kind == .closure {
+                if let name = LocalClosureName.name(of: scope, in: syntax) {
+                    localClosures[name, default: []].append(scope)
+                }
+            }
+        }
+        self.localClosures = localClosures
     }
 
     func binding(of site: CallSite) -> IdentifierBinding? {
         bindings[site.nameToken]
     }
 
-    /// The handler closure's scope, when the handler is a closure or block literal.
+    /// Whether the begin passes on a handler it was given (a parameter of the function or closure
+    /// around it, as is or as `{ handler?() }`): the inside of a wrapper, whose caller's handler matters.
+    func forwardsHandler(_ site: CallSite) -> Bool {
+        ForwardedArguments(syntax: syntax).forwardsParameter(site.handler, at: site.nameToken)
+    }
+
+    /// The handler closure's scope: the closure or block literal passed, or the one a local constant
+    /// or block variable passed by name was set to earlier in the same function
+    /// (`let done = { … }; begin(expirationHandler: done)`, `dispatch_block_t done = ^{ … };`).
     func handlerScope(of site: CallSite) -> Int? {
-        if case .closure(let scope) = site.handler { return scope }
-        return nil
+        switch site.handler {
+        case .closure(let scope):
+            return scope
+        case .expression(let range):
+            guard range.count == 1, syntax.tokens[range.lowerBound].kind == .identifier else { return nil }
+            return localClosure(named: syntax.tokens[range.lowerBound].text, before: site.nameToken)
+        default:
+            return nil
+        }
+    }
+
+    /// The closure a local named `name` was set to before `index`, in a function or closure around it.
+    func localClosure(named name: String, before index: Int) -> Int? {
+        guard let candidates = localClosures[name] else { return nil }
+        return candidates.last { closure in
+            let open = syntax.scopes[closure].open
+            guard open < index else { return false }
+            guard let owner = syntax.scope(containing: open) else { return true }
+            return syntax.scopes[owner].contains(index)
+        }
     }
 
     /// End calls of `binding`: anywhere in the file for a property, in the declaring scope for a local.
@@ -139,18 +181,48 @@ struct FileAnalysis {
         return nil
     }
 
-    /// Names of functions and methods in this file that end a task synchronously in their own body,
-    /// so that a handler calling `finishTask()` or `[self finishTask]` counts as ending it.
+    /// Names of functions and methods in this file that end a task synchronously — in their own body
+    /// or through another such function (`cancel` → `reset` → `endBackgroundTask`) — and of local
+    /// closures that do (`dispatch_block_t done = ^{ … endBackgroundTask … };`), so that a handler
+    /// calling `finishTask()`, `[self cancel]` or `done()` counts as ending it.
     var functionsThatEnd: Set<String> {
         var names: Set<String> = []
         for end in endCalls {
-            guard
-                let function = syntax.scopeChain(from: syntax.scope(containing: end.nameToken))
-                    .first(where: { syntax.scopes[$0].kind == .function }),
+            if let function = syntax.scopeChain(from: syntax.scope(containing: end.nameToken))
+                .first(where: { syntax.scopes[$0].kind == .function }),
                 deferringClosure(of: end.nameToken, within: function) == nil,
                 let name = syntax.scopes[function].name
-            else { continue }
-            names.insert(String(name.prefix { $0 != ":" }))
+            {
+                names.insert(String(name.prefix { $0 != ":" }))
+            }
+        }
+        for (name, closures) in localClosures
+        where closures.contains(where: { closure in
+            endCalls.contains {
+                syntax.scopes[closure].contains($0.nameToken)
+                    && deferringClosure(of: $0.nameToken, within: closure) == nil
+            }
+        }) {
+            names.insert(name)
+        }
+        guard !names.isEmpty else { return names }
+        // Through other same-file functions, a few calls deep.
+        let functions = syntax.scopes.indices.filter {
+            syntax.scopes[$0].kind == .function && syntax.scopes[$0].name != nil
+        }
+        for _ in 0..<4 {
+            var added = false
+            for function in functions {
+                guard let full = syntax.scopes[function].name else { continue }
+                let name = String(full.prefix { $0 != ":" })
+                guard !names.contains(name) else { continue }
+                let calls = helperEndCalls(in: function, helpers: names)
+                if calls.contains(where: { deferringClosure(of: $0, within: function) == nil }) {
+                    names.insert(name)
+                    added = true
+                }
+            }
+            if !added { break }
         }
         return names
     }
@@ -165,6 +237,8 @@ struct FileAnalysis {
             guard helpers.contains(token.text), let next = syntax.token(index + 1) else { continue }
             if syntax.isSwift {
                 if next.is("("), syntax.token(index - 1)?.isIdentifier("func") != true { calls.append(index) }
+            } else if next.is("("), syntax.token(index - 1)?.is(")") != true {
+                calls.append(index)  // a block or C function: `done();`
             } else if next.is("]") || next.is(":"), let previous = syntax.token(index - 1),
                 previous.kind == .identifier || previous.is("]") || previous.is(")")
             {
@@ -172,6 +246,17 @@ struct FileAnalysis {
             }
         }
         return calls
+    }
+
+    /// Whether the file declares an operation class (`: NSOperation`, `: Operation`, `: AsyncOperation`),
+    /// whose `start` / `main` run once per object.
+    var declaresOperation: Bool {
+        syntax.tokens.indices.contains { index in
+            syntax.tokens[index].is(":")
+                && syntax.token(index + 1).map {
+                    $0.kind == .identifier && $0.text.hasSuffix("Operation")
+                } == true
+        }
     }
 
     /// The function or method the token is in, for the finding's `function` field.

@@ -17,7 +17,9 @@ enum LateEndRule: RuleChecking {
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
         let helpers = analysis.functionsThatEnd
         return analysis.begins.compactMap { site in
-            guard let handler = analysis.handlerScope(of: site), !analysis.isEmptyClosure(handler) else { return nil }
+            guard let handler = analysis.handlerScope(of: site), !analysis.isEmptyClosure(handler),
+                !analysis.forwardsHandler(site)
+            else { return nil }
             return check(site, handler: handler, helpers: helpers, in: analysis)
         }
     }

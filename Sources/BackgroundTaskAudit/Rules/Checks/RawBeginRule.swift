@@ -1,8 +1,10 @@
 /// BT001: a raw begin (or expiring activity) outside an allowed wrapper.
 ///
-/// A call is inside a wrapper when its file matches an `--allow` glob, or when the function it is
+/// A call is inside a wrapper when its file matches an `--allow` glob, when the function it is
 /// in is itself named `beginBackgroundTask…` or `performExpiringActivity…` (an implementation of
-/// the same API, such as a backend that forwards its caller's handler).
+/// the same API), or when it passes on the handler of the function or closure it is in (a shim:
+/// `func beginBgTask(_ handler: …) { beginBackgroundTask { handler?() } }`). Calls of such shims
+/// are not raw calls; the other rules check them like begins.
 enum RawBeginRule: RuleChecking {
     static let rule = AuditRule(
         id: "BT001",
@@ -14,7 +16,9 @@ enum RawBeginRule: RuleChecking {
         guard !analysis.isAllowedWrapperPath else { return [] }
         let syntax = analysis.syntax
         return analysis.sites.compactMap { site in
-            guard site.kind != .end, !isInsideWrapper(site, syntax) else { return nil }
+            guard site.kind != .end, !site.isShimCall, !isInsideWrapper(site, syntax),
+                !(site.kind == .begin && analysis.forwardsHandler(site))
+            else { return nil }
             let spelling = RuleText.spelling(site, in: syntax)
             if site.kind == .begin {
                 return RuleHit(

@@ -1,21 +1,147 @@
-/// BT005: a begin whose identifier is stored in a property, instance variable or global.
+/// BT005: a begin whose identifier is kept in a property, instance variable or global — directly,
+/// or copied there from a local — where a second begin can overwrite it before the first task ends.
+///
+/// Stays silent where a second begin cannot overwrite a live identifier: the begin is in an
+/// initializer or an operation's `start`/`main` (a one-shot owner), it is behind an "already
+/// started" check of the same variable (`if (self.task != UIBackgroundTaskInvalid) return;`), or the
+/// same function ends the old task first (`[self endTask]; self.task = [app begin…]`).
 enum StoredIdentifierRule: RuleChecking {
     static let rule = AuditRule(
         id: "BT005",
         severity: .warning,
-        summary: "Task identifier stored in a property or instance variable"
+        summary: "Task identifier stored in a property where a second begin can overwrite it"
     )
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
-        analysis.begins.compactMap { site in
-            guard let binding = analysis.binding(of: site), binding.storage == .property else { return nil }
+        let syntax = analysis.syntax
+        var helpers: Set<String>?
+        return analysis.begins.compactMap { site in
+            guard let binding = analysis.binding(of: site) else { return nil }
+            let written: String
+            if binding.storage == .property {
+                written = binding.written
+            } else if let copy = propertyCopy(of: binding, after: site, in: analysis) {
+                written = copy
+            } else {
+                return nil
+            }
+            // A stored property's initializer runs once per object (or once, for a static).
+            guard let function = syntax.namedFunction(containing: site.nameToken) else { return nil }
+            if isOneShot(function, in: analysis) { return nil }
+            if isGuarded(site, binding: binding, in: function, analysis) { return nil }
+            if helpers == nil { helpers = analysis.functionsThatEnd }
+            if endsFirst(site, binding: binding, in: function, helpers: helpers ?? [], analysis) { return nil }
             return RuleHit(
                 token: site.nameToken,
-                message: "The task identifier is stored in `\(binding.written)`, which outlives this call: a second "
-                    + "begin before the first task ends overwrites it, the first task can never be ended, and "
-                    + "\(RuleText.terminated) when it expires. Keep one task per job in a local or a "
-                    + "SafeBackgroundTask, or track many with BackgroundTaskManager."
+                message: "The task identifier is kept in `\(written)`: if this code runs again before the task "
+                    + "ends, the new identifier overwrites it, the first task can never be ended, and "
+                    + "\(RuleText.terminated) when it expires. Keep one task per job in a SafeBackgroundTask, or "
+                    + "track many with BackgroundTaskManager."
             )
         }
+    }
+
+    /// `self.task = task;` / `self.task = task` later in the function that holds the local.
+    private static func propertyCopy(of binding: IdentifierBinding, after site: CallSite, in analysis: FileAnalysis)
+        -> String?
+    {
+        let syntax = analysis.syntax
+        guard let function = syntax.namedFunction(containing: site.nameToken) else { return nil }
+        let close = syntax.scopes[function].close
+        var index = site.end + 1
+        while index + 1 < close {
+            defer { index += 1 }
+            let token = syntax.tokens[index]
+            guard token.kind == .operator, token.text == "=", syntax.tokens[index + 1].isIdentifier(binding.name),
+                let after = syntax.token(index + 2),
+                after.is(";") || after.line > syntax.tokens[index + 1].line || after.is("}")
+            else { continue }
+            // The target: `self.x`, `self->_x`, `_x`, `owner.x` on the same line.
+            var start = index - 1
+            while start > 0, syntax.tokens[start - 1].line == token.line,
+                syntax.tokens[start - 1].kind == .identifier || syntax.tokens[start - 1].is(".")
+                    || syntax.tokens[start - 1].text == "->"
+            {
+                start -= 1
+            }
+            let target = syntax.text(start..<index)
+            // Swift: a bare name the function does not declare is a property (`saveTask = task`).
+            let isUndeclaredSwiftName =
+                syntax.isSwift && start == index - 1 && syntax.tokens[start].kind == .identifier
+                && !declaresLocal(syntax.tokens[start].text, in: function, syntax)
+            let isProperty =
+                target.contains(".") || target.contains("->") || target.hasPrefix("_") || isUndeclaredSwiftName
+            if isProperty, target != binding.written { return target }
+        }
+        return nil
+    }
+
+    /// Whether `let name` / `var name` (or a parameter `name:`) appears in the function.
+    private static func declaresLocal(_ name: String, in function: Int, _ syntax: SourceSyntax) -> Bool {
+        if ForwardedArguments(syntax: syntax).signature(of: function)?.parameters.contains(name) == true { return true }
+        let region = syntax.scopes[function]
+        return ((region.open + 1)..<region.close).contains { index in
+            syntax.tokens[index].isIdentifier(name)
+                && (syntax.token(index - 1)?.isIdentifier("var") == true
+                    || syntax.token(index - 1)?.isIdentifier("let") == true)
+        }
+    }
+
+    /// An initializer, or `start` / `main` in a file that declares an operation (`: NSOperation`,
+    /// `: Operation`, `: AsyncOperation`): runs once per object.
+    private static func isOneShot(_ function: Int, in analysis: FileAnalysis) -> Bool {
+        let syntax = analysis.syntax
+        guard let name = syntax.scopes[function].name else { return false }
+        if name == "init" || (name.hasPrefix("init") && name.contains(":")) { return true }
+        guard name == "start" || name == "main" else { return false }
+        return analysis.declaresOperation
+    }
+
+    /// A `return` before the begin whose condition tests the same variable (`guard task == .invalid`).
+    private static func isGuarded(
+        _ site: CallSite, binding: IdentifierBinding, in function: Int, _ analysis: FileAnalysis
+    )
+        -> Bool
+    {
+        let syntax = analysis.syntax
+        let open = syntax.scopes[function].open
+        for index in (open + 1)..<site.start where syntax.tokens[index].isIdentifier("return") {
+            guard
+                let condition = analysis.decidingCondition(
+                    ofStatementAt: analysis.statementStart(of: index), within: function)
+                    ?? analysis.decidingCondition(ofStatementAt: index, within: function)
+            else { continue }
+            if analysis.mentions(binding.name, in: condition) || mentionsMember(binding.name, in: condition, syntax) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// `self.task` / `_task` in a condition: the member after a dot counts here.
+    private static func mentionsMember(_ name: String, in range: Range<Int>, _ syntax: SourceSyntax) -> Bool {
+        range.contains { index in
+            let token = syntax.tokens[index]
+            return token.kind == .identifier && token.text.drop { $0 == "_" } == name
+        }
+    }
+
+    /// An end of the same variable, or a call of a same-file function that ends a task, before the begin
+    /// in the same function: the old task is ended before the new one is stored.
+    private static func endsFirst(
+        _ site: CallSite,
+        binding: IdentifierBinding,
+        in function: Int,
+        helpers: Set<String>,
+        _ analysis: FileAnalysis
+    ) -> Bool {
+        let syntax = analysis.syntax
+        let open = syntax.scopes[function].open
+        // Only ends that run before the begin: not those in a completion handler declared earlier.
+        func runsFirst(_ token: Int) -> Bool {
+            token > open && token < site.start && analysis.deferringClosure(of: token, within: function) == nil
+        }
+        if analysis.ends(of: binding).contains(where: { runsFirst($0.nameToken) }) { return true }
+        return analysis.helperEndCalls(in: function, helpers: helpers).contains(where: runsFirst)
     }
 }

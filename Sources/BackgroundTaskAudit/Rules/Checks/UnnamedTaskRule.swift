@@ -9,6 +9,8 @@ enum UnnamedTaskRule: RuleChecking {
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
         let swift = analysis.syntax.isSwift
         return analysis.sites.compactMap { site in
+            // A shim's call: the shim may well name the task itself.
+            guard !site.isShimCall else { return nil }
             switch (site.kind, site.name) {
             case (.begin, .absent), (.begin, .nilLiteral), (.begin, .emptyString):
                 let fix =

@@ -78,4 +78,35 @@
     [[UIApplication sharedApplication] endBackgroundTask:task];
 }
 
+// sample: the handler calls a block variable of the same method that ends the task
+- (void)storeEvent {
+    __block UIBackgroundTaskIdentifier taskID = UIBackgroundTaskInvalid;
+    dispatch_block_t endTask = ^{
+        if (taskID != UIBackgroundTaskInvalid) {
+            [[UIApplication sharedApplication] endBackgroundTask:taskID];
+            taskID = UIBackgroundTaskInvalid;
+        }
+    };
+    taskID = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Store" expirationHandler:^{
+        [self cancelStore];
+        endTask();
+    }];
+    [self.store save:^{ endTask(); }];
+}
+
+// sample: an end in a block run by a function synchronous by name (my_dispatch_specific_sync)
+- (void)flushEvents {
+    if (self.flushTask != UIBackgroundTaskInvalid) return;
+    self.flushTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Flush" expirationHandler:^{
+        [self endFlushTask];
+    }];
+}
+
+- (void)endFlushTask {
+    my_dispatch_specific_sync(self.queue, ^{
+        [[UIApplication sharedApplication] endBackgroundTask:self.flushTask];
+        self.flushTask = UIBackgroundTaskInvalid;
+    });
+}
+
 @end

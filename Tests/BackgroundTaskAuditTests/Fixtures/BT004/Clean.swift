@@ -49,6 +49,7 @@ final class FeedRefresher {
 
     // sample: the package's face with [weak self] in its cleanup
     func download() {
+        guard flushTask == .invalid else { return }
         let task = SafeBackgroundTask.begin("Download") { [weak self] in
             self?.cancelUpload()
         }
@@ -99,4 +100,59 @@ final class FeedRefresher {
 
     func cancelUpload() {}
     func showPausedBanner() {}
+}
+
+final class Flusher {
+    let app = UIApplication.shared
+    var flushTask = UIBackgroundTaskIdentifier.invalid
+    let queue = DispatchQueue(label: "flush")
+
+    // sample: the handler is a local closure constant that ends the task synchronously
+    func flushOnBackground() {
+        guard flushTask == .invalid else { return }
+        let finish: () -> Void = {
+            UIApplication.shared.endBackgroundTask(self.flushTask)
+            self.flushTask = .invalid
+        }
+        flushTask = app.beginBackgroundTask(withName: "Flush", expirationHandler: finish)
+        Flush.run(completion: finish)
+    }
+
+    // sample: the end is two same-file helper calls away (cancel → reset → end)
+    func download() {
+        guard flushTask == .invalid else { return }
+        flushTask = app.beginBackgroundTask(withName: "Download") { [self] in
+            cancelDownload()
+        }
+    }
+
+    func cancelDownload() {
+        Download.stop()
+        resetTask()
+    }
+
+    func resetTask() {
+        app.endBackgroundTask(flushTask)
+        flushTask = .invalid
+    }
+
+    // sample: a helper that ends inside a closure run by a function that is synchronous by name
+    func sendInBackground() {
+        guard flushTask == .invalid else { return }
+        flushTask = app.beginBackgroundTask(withName: "Send") { [self] in
+            endSendTask()
+        }
+    }
+
+    func endSendTask() {
+        performQueueSync {
+            app.endBackgroundTask(flushTask)
+            flushTask = .invalid
+        }
+    }
+
+    // sample: a forwarding shim: the handler only calls the caller's handler
+    func beginShimTask(_ handler: (() -> Void)?) -> UIBackgroundTaskIdentifier {
+        app.beginBackgroundTask(withName: "Shim") { handler?() }
+    }
 }

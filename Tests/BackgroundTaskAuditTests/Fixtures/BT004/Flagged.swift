@@ -88,3 +88,32 @@ final class FeedRefresher {
 
     func cancelUpload() {}
 }
+
+final class CacheCleaner {
+    let app = UIApplication.shared
+
+    // sample: the handler is a local closure constant whose end runs later, in a Task
+    func cleanInBackground() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        let endIfNeeded = {
+            Task { @MainActor in
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+        task = app.beginBackgroundTask(withName: "Clean cache", expirationHandler: endIfNeeded)  // expect: BT004
+        Cache.clean { endIfNeeded() }
+    }
+
+    // sample: a shim of the code base: its caller's handler is checked, and never ends the task
+    func beginTask(named name: String, expirationHandler handler: (() -> Void)?) -> UIBackgroundTaskIdentifier {
+        app.beginBackgroundTask(withName: name) { handler?() }
+    }
+
+    func uploadLogs() {
+        let task = beginTask(named: "Logs") {  // expect: BT004
+            Uploader.cancel()
+        }
+        Uploader.upload { _ in UIApplication.shared.endBackgroundTask(task) }
+    }
+}

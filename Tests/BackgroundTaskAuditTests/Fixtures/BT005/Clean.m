@@ -2,15 +2,29 @@
 
 @implementation DraftSaver
 
-// sample: a __block local, copied to a property afterwards
-- (void)save {
-    UIApplication *app = [UIApplication sharedApplication];
-    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"Save draft" expirationHandler:^{
-        [app endBackgroundTask:task];
-        task = UIBackgroundTaskInvalid;
+// sample: behind an "already started" check of the same property
+- (void)startSync {
+    if (self.syncTask != UIBackgroundTaskInvalid) {
+        return;
+    }
+    self.syncTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{
+        [self endSyncTask];
     }];
-    self.saveTask = task;
+}
+
+// sample: the old task is ended first, then a new one begun into the same property
+- (void)restartSync {
+    [self endSyncTask];
+    self.syncTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{
+        [self endSyncTask];
+    }];
+}
+
+- (void)endSyncTask {
+    if (self.syncTask != UIBackgroundTaskInvalid) {
+        [[UIApplication sharedApplication] endBackgroundTask:self.syncTask];
+        self.syncTask = UIBackgroundTaskInvalid;
+    }
 }
 
 // sample: returned to the caller
@@ -27,4 +41,19 @@
     }];
 }
 
+@end
+
+@implementation FetchOperation
+
+// sample: an NSOperation subclass begins in start, once per operation (declared : NSOperation)
+- (void)start {
+    self.fetchTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Fetch" expirationHandler:^{
+        [[UIApplication sharedApplication] endBackgroundTask:self.fetchTask];
+        self.fetchTask = UIBackgroundTaskInvalid;
+    }];
+}
+
+@end
+
+@interface FetchOperation : NSOperation
 @end

@@ -7,16 +7,6 @@ final class DraftSaver {
     var tasks: [UUID: UIBackgroundTaskIdentifier] = [:]
     var current: SafeBackgroundTask?
 
-    // sample: a local, copied to a property afterwards (the "safer failsafe")
-    func save() {
-        var local = UIBackgroundTaskIdentifier.invalid
-        local = UIApplication.shared.beginBackgroundTask(withName: "Save draft") {
-            UIApplication.shared.endBackgroundTask(local)
-            local = .invalid
-        }
-        saveTask = local
-    }
-
     // sample: a parameter shadowing a property name
     func autosave(saveTask: inout UIBackgroundTaskIdentifier, handler: @escaping @MainActor @Sendable () -> Void) {
         saveTask = UIApplication.shared.beginBackgroundTask(withName: "Autosave", expirationHandler: handler)
@@ -27,8 +17,56 @@ final class DraftSaver {
         current = SafeBackgroundTask.begin("Sync") { Sync.cancel() }
     }
 
+    // sample: behind an "already started" check of the same property
+    func startUpload() {
+        guard saveTask == .invalid else { return }
+        saveTask = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+            UIApplication.shared.endBackgroundTask(self.saveTask)
+            self.saveTask = .invalid
+        }
+    }
+
+    // sample: the old task is ended (through a helper) before the new one is stored
+    func restartUpload() {
+        endUploadTask()
+        saveTask = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+            self.endUploadTask()
+        }
+    }
+
+    func endUploadTask() {
+        guard saveTask != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(saveTask)
+        saveTask = .invalid
+    }
+
     // sample: returned to the caller
     func makeTask(_ handler: @escaping @MainActor @Sendable () -> Void) -> UIBackgroundTaskIdentifier {
         return UIApplication.shared.beginBackgroundTask(withName: "Made", expirationHandler: handler)
+    }
+}
+
+final class ExportSession {
+    var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: begun in the initializer, once per object
+    init() {
+        task = UIApplication.shared.beginBackgroundTask(withName: "Export") {
+            UIApplication.shared.endBackgroundTask(self.task)
+            self.task = .invalid
+        }
+    }
+}
+
+final class DownloadOperation: Operation {
+    var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: an operation's start runs once per operation
+    override func start() {
+        task = UIApplication.shared.beginBackgroundTask(withName: "Download") {
+            UIApplication.shared.endBackgroundTask(self.task)
+            self.task = .invalid
+            self.cancel()
+        }
     }
 }

@@ -14,6 +14,17 @@ static UIBackgroundTaskIdentifier sUploadTask;
     }];
 }
 
+// sample: a __block local, copied to a property afterwards, where the next call overwrites it
+- (void)saveCopy {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [app beginBackgroundTaskWithName:@"Save draft" expirationHandler:^{  // expect: BT005
+        [app endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    }];
+    self.saveTask = task;
+}
+
 // sample: a property through self
 - (void)autosave {
     self.autosaveTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Autosave" expirationHandler:^{  // expect: BT005

@@ -14,6 +14,16 @@ final class DraftSaver {
         }
     }
 
+    // sample: a local, copied to a property afterwards, where the next call overwrites it
+    func saveCopy() {
+        var local = UIBackgroundTaskIdentifier.invalid
+        local = UIApplication.shared.beginBackgroundTask(withName: "Save draft") {  // expect: BT005
+            UIApplication.shared.endBackgroundTask(local)
+            local = .invalid
+        }
+        saveTask = local
+    }
+
     // sample: a property without self.
     func autosave() {
         backgroundTask = UIApplication.shared.beginBackgroundTask(withName: "Autosave") {  // expect: BT005

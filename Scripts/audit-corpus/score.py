@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Scores `bgtask audit` on a corpus of real, public iOS code.
+
+The corpus is never committed: only `index.tsv` beside this script is. It names repositories,
+commits, and the call sites and findings a person labelled by reading the code. This script
+brings each repository at each commit into a folder outside the project, runs the audit there,
+and prints
+
+  * recall: of the labelled risky sites, how many get a finding of the expected rule, and
+  * precision: of the findings on whole repositories, how many were judged true.
+
+Usage (CI does not run it: it needs the network or local mirrors):
+
+  swift build -c release --product bgtask
+  Scripts/audit-corpus/score.py --bgtask .build/release/bgtask --work /tmp/audit-corpus
+  Scripts/audit-corpus/score.py ... --mirrors DIR   # bare mirrors at DIR/OWNER+NAME/repo
+  Scripts/audit-corpus/score.py ... --verbose       # every miss, every false or unjudged finding
+
+index.tsv rows (tab-separated, `#` starts a comment line):
+
+  site     REPO COMMIT PATH LINE LABELS REASON   a labelled call site; LABELS: BT003,BT007 … or `safe`
+  whole    REPO COMMIT -    -    -      REASON   a repository audited whole at COMMIT
+  finding  REPO COMMIT PATH LINE VERDICT REASON  a judged finding of a whole audit; VERDICT: true:BTnnn
+                                                  or false:BTnnn
+
+A site counts as found when a finding of each expected rule is in the same file and either in
+the same function or within 3 lines. BT001 (every raw call) and BT002 (unnamed) are not scored at
+sites; they are scored in the whole-repository precision like every other rule.
+"""
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NEAR = 3
+
+
+def read_index(path):
+    rows = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != 7:
+                sys.exit(f"{path}:{number}: expected 7 tab-separated fields, got {len(fields)}")
+            kind, repo, commit, file, line_text, labels, reason = fields
+            if kind not in ("site", "whole", "finding"):
+                sys.exit(f"{path}:{number}: unknown row kind {kind!r}")
+            rows.append(
+                {
+                    "kind": kind,
+                    "repo": repo,
+                    "commit": commit,
+                    "path": file,
+                    "line": int(line_text) if line_text.isdigit() else None,
+                    "labels": labels,
+                    "reason": reason,
+                    "where": f"index.tsv:{number}",
+                }
+            )
+    return rows
+
+
+def checkout(repo, commit, work, mirrors):
+    """A folder holding REPO's tree at COMMIT (made once, then reused)."""
+    folder = os.path.join(work, repo.replace("/", "+") + "@" + commit[:12])
+    if os.path.isdir(folder):
+        return folder
+    git_dir = None
+    if mirrors:
+        candidate = os.path.join(mirrors, repo.replace("/", "+"), "repo")
+        if os.path.isdir(candidate):
+            git_dir = candidate
+    if git_dir is None:
+        git_dir = os.path.join(work, "git", repo.replace("/", "+") + ".git")
+        if not os.path.isdir(git_dir):
+            subprocess.run(
+                ["git", "clone", "--bare", "--filter=blob:none", f"https://github.com/{repo}.git", git_dir],
+                check=True,
+            )
+    partial = folder + ".part"
+    os.makedirs(partial, exist_ok=True)
+    archive = subprocess.Popen(["git", f"--git-dir={git_dir}", "archive", commit], stdout=subprocess.PIPE)
+    # Large data files may be missing from a mirror; tar keeps what arrived.
+    subprocess.run(["tar", "-x", "-C", partial], stdin=archive.stdout, stderr=subprocess.DEVNULL)
+    archive.wait()
+    os.rename(partial, folder)
+    return folder
+
+
+def audit(bgtask, folder):
+    result = subprocess.run(
+        [bgtask, "audit", "--format", "json", "--fail-on", "never", "."],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        sys.exit(f"bgtask audit failed in {folder}: {result.stderr}")
+    findings = json.loads(result.stdout)["findings"]
+    for finding in findings:
+        finding["path"] = os.path.normpath(finding["path"])
+    return findings
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bgtask", required=True, help="the bgtask binary to score")
+    parser.add_argument("--work", required=True, help="a folder outside the project for checkouts")
+    parser.add_argument("--mirrors", help="a folder of bare mirrors, OWNER+NAME/repo")
+    parser.add_argument("--index", default=os.path.join(HERE, "index.tsv"))
+    parser.add_argument("--verbose", action="store_true")
+    options = parser.parse_args()
+    bgtask = os.path.abspath(options.bgtask)
+    os.makedirs(options.work, exist_ok=True)
+    rows = read_index(options.index)
+
+    cache = {}
+
+    def findings_at(repo, commit):
+        key = (repo, commit)
+        if key not in cache:
+            cache[key] = audit(bgtask, checkout(repo, commit, options.work, options.mirrors))
+        return cache[key]
+
+    # Recall over labelled risky sites; false findings at labelled safe sites.
+    expected = found = 0
+    safe_sites = safe_clean = 0
+    misses = []
+    by_rule = collections.Counter()
+    found_by_rule = collections.Counter()
+    site_repos = set()
+    for row in rows:
+        if row["kind"] != "site":
+            continue
+        site_repos.add(row["repo"])
+        findings = [f for f in findings_at(row["repo"], row["commit"]) if f["path"] == os.path.normpath(row["path"])]
+        near = [f for f in findings if abs(f["line"] - row["line"]) <= NEAR]
+        functions = {f["function"] for f in near if f["function"]}
+        nearby = [f for f in findings if abs(f["line"] - row["line"]) <= NEAR or f["function"] in functions]
+        rules = {f["rule"] for f in nearby}
+        if row["labels"] == "safe":
+            safe_sites += 1
+            extra = sorted(rules - {"BT001", "BT002"})
+            if extra:
+                misses.append(f"{row['where']} safe site has {','.join(extra)}: {row['repo']} {row['path']}:{row['line']}")
+            else:
+                safe_clean += 1
+            continue
+        for rule in row["labels"].split(","):
+            expected += 1
+            by_rule[rule] += 1
+            if rule in rules:
+                found += 1
+                found_by_rule[rule] += 1
+            else:
+                misses.append(
+                    f"{row['where']} missed {rule}: {row['repo']} {row['path']}:{row['line']} — {row['reason']}"
+                )
+
+    # Precision over whole repositories.
+    judged = {}
+    for row in rows:
+        if row["kind"] == "finding":
+            verdict, _, rule = row["labels"].partition(":")
+            judged[(row["repo"], os.path.normpath(row["path"]), row["line"], rule)] = (verdict, row)
+    true = false = unjudged = 0
+    lines = 0
+    unjudged_list = []
+    false_list = []
+    wholes = [row for row in rows if row["kind"] == "whole"]
+    for row in wholes:
+        for finding in findings_at(row["repo"], row["commit"]):
+            key = (row["repo"], finding["path"], finding["line"], finding["rule"])
+            verdict = judged.get(key)
+            text = f"{row['repo']} {finding['path']}:{finding['line']} [{finding['rule']}] {finding['message'][:140]}"
+            if verdict is None:
+                unjudged += 1
+                unjudged_list.append(text)
+            elif verdict[0] == "true":
+                true += 1
+            else:
+                false += 1
+                false_list.append(text + f" — judged false: {verdict[1]['reason']}")
+
+    print(f"Corpus: {len(site_repos | {row['repo'] for row in wholes})} repositories, "
+          f"{sum(1 for row in rows if row['kind'] == 'site')} labelled sites, {len(wholes)} whole audits")
+    recall = found / expected if expected else 0
+    print(f"Recall at labelled risky sites: {found}/{expected} = {recall:.2f}")
+    for rule in sorted(by_rule):
+        print(f"  {rule}: {found_by_rule[rule]}/{by_rule[rule]}")
+    print(f"Labelled safe sites without a finding beyond BT001/BT002: {safe_clean}/{safe_sites}")
+    total = true + false
+    precision = true / total if total else 0
+    print(f"Precision on whole repositories: {true}/{total} judged true = {precision:.1%}"
+          + (f" ({unjudged} findings not yet judged)" if unjudged else ""))
+    if options.verbose:
+        for text in misses:
+            print("  " + text)
+        for text in false_list:
+            print("  false: " + text)
+    for text in unjudged_list:
+        print("  unjudged: " + text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

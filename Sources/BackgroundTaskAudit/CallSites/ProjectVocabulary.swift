@@ -1,0 +1,90 @@
+/// What the audited code base itself declares that changes how its calls read: shims that forward
+/// to the system's begin or end under another name (`beginBgTask(_:)`,
+/// `seg_beginBackgroundTaskWithName:expirationHandler:`), and a method of its own named
+/// `beginBackgroundTask()` that takes no arguments.
+///
+/// The auditor collects it from every file before it checks any, so a shim declared in one file is
+/// recognized where it is called in another: calls of a begin shim are checked like begins (the
+/// handler, where the identifier goes, how it is ended), calls of an end shim count as ends.
+struct ProjectVocabulary: Sendable, Equatable {
+    /// A shim's call shape.
+    struct Shim: Sendable, Equatable {
+        /// Swift: the parameters' argument labels in order (`nil` for `_`). Objective-C: the selector's
+        /// keyword pieces.
+        var pieces: [String?]
+        /// Which piece carries the expiration handler (begin) or the identifier (end).
+        var argumentIndex: Int?
+        /// Which piece carries the task's name (begin).
+        var nameIndex: Int?
+    }
+
+    /// Begin shims by their name (Swift) or first selector piece (Objective-C).
+    var beginShims: [String: Shim] = [:]
+    /// End shims by their name (Swift) or first selector piece (Objective-C).
+    var endShims: [String: Shim] = [:]
+    /// The code base declares `func beginBackgroundTask()` (no parameters): a call with no arguments
+    /// and no closure is that method, not UIKit's.
+    var declaresZeroArgumentBegin = false
+
+    var isEmpty: Bool { beginShims.isEmpty && endShims.isEmpty && !declaresZeroArgumentBegin }
+
+    /// Every name whose call a file must be read for.
+    var shimNames: [String] { Array(beginShims.keys) + Array(endShims.keys) }
+
+    mutating func merge(_ other: ProjectVocabulary) {
+        beginShims.merge(other.beginShims) { first, _ in first }
+        endShims.merge(other.endShims) { first, _ in first }
+        declaresZeroArgumentBegin = declaresZeroArgumentBegin || other.declaresZeroArgumentBegin
+    }
+
+    /// A shim's name must say what it is about, so that a forwarding `start(_:)` does not turn every
+    /// `start(…)` call of the code base into a begin.
+    static func isPlausibleShimName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.contains("task") || lowered.contains("background")
+    }
+
+    /// The vocabulary one file declares.
+    static func collect(from syntax: SourceSyntax) -> ProjectVocabulary {
+        var vocabulary = ProjectVocabulary()
+        if syntax.isSwift { collectZeroArgumentBegin(syntax, into: &vocabulary) }
+        let sites = CallSiteFinder.callSites(in: syntax, vocabulary: ProjectVocabulary())
+        let forwarding = ForwardedArguments(syntax: syntax)
+        for site in sites where site.kind != .expiringActivity {
+            guard let function = syntax.namedFunction(containing: site.nameToken),
+                syntax.scopes[function].kind == .function,
+                let signature = forwarding.signature(of: function),
+                isPlausibleShimName(signature.name)
+            else { continue }
+            switch site.kind {
+            case .begin:
+                guard let handler = forwarding.forwardedParameter(site.handler, in: signature, within: function),
+                    signature.name != "beginBackgroundTask"
+                else { continue }
+                let name = forwarding.forwardedParameter(site.name, in: signature, within: function)
+                let shim = Shim(pieces: signature.pieces, argumentIndex: handler, nameIndex: name)
+                vocabulary.beginShims[signature.key] = vocabulary.beginShims[signature.key] ?? shim
+            case .end:
+                guard signature.name != "endBackgroundTask", let argument = site.endArgument,
+                    let index = forwarding.parameterIndex(named: argument, in: signature)
+                else { continue }
+                let shim = Shim(pieces: signature.pieces, argumentIndex: index, nameIndex: nil)
+                vocabulary.endShims[signature.key] = vocabulary.endShims[signature.key] ?? shim
+            case .expiringActivity:
+                continue
+            }
+        }
+        return vocabulary
+    }
+
+    /// `func beginBackgroundTask()`: a declaration with an empty parameter list.
+    private static func collectZeroArgumentBegin(_ syntax: SourceSyntax, into vocabulary: inout ProjectVocabulary) {
+        for index in syntax.tokens.indices where syntax.tokens[index].isIdentifier("beginBackgroundTask") {
+            guard syntax.token(index - 1)?.isIdentifier("func") == true,
+                syntax.token(index + 1)?.is("(") == true, syntax.token(index + 2)?.is(")") == true
+            else { continue }
+            vocabulary.declaresZeroArgumentBegin = true
+            return
+        }
+    }
+}
