@@ -45,7 +45,8 @@ struct SARIFOutputTests {
         #expect(rules.map { $0["id"] as? String } == AuditRule.all.map(\.id))
         let bt004 = try #require(rules.first { $0["id"] as? String == "BT004" })
         #expect((bt004["defaultConfiguration"] as? [String: Any])?["level"] as? String == "error")
-        #expect(bt004["helpUri"] as? String == "Documentation/Audit.md#bt004--handler-that-does-not-end-the-task-synchronously")
+        let anchor = "bt004--handler-that-does-not-end-the-task-synchronously"
+        #expect(bt004["helpUri"] as? String == "Documentation/Audit.md#\(anchor)")
     }
 
     @Test func eachFindingIsAResultWithItsRuleLevelMessageAndLocation() throws {

@@ -3,7 +3,8 @@
 /// Objective-C: a local without `__block` is copied into the block when the block is created, before
 /// the call returns. Swift: a capture list (`[task] in`) copies it the same way; an optional or
 /// implicitly unwrapped local `var` read by its own handler is still `nil` when the handler runs
-/// before `beginBackgroundTask` has returned (begun off the main thread, little time left).
+/// before `beginBackgroundTask` has returned (begun off the main thread, little time left). And any
+/// identifier stored after a begin made off the main thread (``offMainHits(in:)``).
 enum CaptureBeforeAssignmentRule: RuleChecking {
     static let rule = AuditRule(
         id: "BT006",
@@ -12,6 +13,10 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
     )
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        captureHits(in: analysis) + offMainHits(in: analysis)
+    }
+
+    private static func captureHits(in analysis: FileAnalysis) -> [RuleHit] {
         analysis.begins.compactMap { site in
             guard let handler = analysis.handlerScope(of: site), let binding = analysis.binding(of: site) else {
                 return nil

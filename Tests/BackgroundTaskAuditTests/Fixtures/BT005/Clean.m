@@ -42,18 +42,3 @@
 }
 
 @end
-
-@implementation FetchOperation
-
-// sample: an NSOperation subclass begins in start, once per operation (declared : NSOperation)
-- (void)start {
-    self.fetchTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Fetch" expirationHandler:^{
-        [[UIApplication sharedApplication] endBackgroundTask:self.fetchTask];
-        self.fetchTask = UIBackgroundTaskInvalid;
-    }];
-}
-
-@end
-
-@interface FetchOperation : NSOperation
-@end

@@ -57,16 +57,3 @@ final class ExportSession {
         }
     }
 }
-
-final class DownloadOperation: Operation {
-    var task = UIBackgroundTaskIdentifier.invalid
-
-    // sample: an operation's start runs once per operation
-    override func start() {
-        task = UIApplication.shared.beginBackgroundTask(withName: "Download") {
-            UIApplication.shared.endBackgroundTask(self.task)
-            self.task = .invalid
-            self.cancel()
-        }
-    }
-}

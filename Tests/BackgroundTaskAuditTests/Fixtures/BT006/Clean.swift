@@ -43,3 +43,21 @@ final class ContactSync {
         }
     }
 }
+
+final class MainQueueUploader {
+    var uploadTask = UIBackgroundTaskIdentifier.invalid
+    let queue = DispatchQueue(label: "upload")
+
+    // sample: work on a queue, but the begin hops to the main queue first
+    func upload() {
+        queue.async {
+            DispatchQueue.main.async {
+                guard self.uploadTask == .invalid else { return }
+                self.uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+                    UIApplication.shared.endBackgroundTask(self.uploadTask)
+                    self.uploadTask = .invalid
+                }
+            }
+        }
+    }
+}

@@ -38,3 +38,36 @@ void ExportContacts(UIApplication *app) {
         [app endBackgroundTask:task];
     }];
 }
+
+@implementation FetchOperation2
+
+// sample: an NSOperation subclass begins in start, off the main thread (declared : NSOperation)
+- (void)start {
+    self.fetchTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Fetch" expirationHandler:^{  // expect: BT006
+        [[UIApplication sharedApplication] endBackgroundTask:self.fetchTask];
+        self.fetchTask = UIBackgroundTaskInvalid;
+    }];
+}
+
+@end
+
+@interface FetchOperation2 : NSOperation
+@end
+
+@implementation EventStore
+
+// sample: a __block identifier begun inside dispatch_async on a private queue
+- (void)storeEvent {
+    dispatch_async(self.storageQueue, ^{
+        __block UIBackgroundTaskIdentifier storeTask = UIBackgroundTaskInvalid;
+        storeTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Store" expirationHandler:^{  // expect: BT006
+            [[UIApplication sharedApplication] endBackgroundTask:storeTask];
+            storeTask = UIBackgroundTaskInvalid;
+        }];
+        [self writeEvent];
+        [[UIApplication sharedApplication] endBackgroundTask:storeTask];
+        storeTask = UIBackgroundTaskInvalid;
+    });
+}
+
+@end

@@ -39,3 +39,44 @@ final class ContactSync {
         }
     }
 }
+
+final class DownloadOperation: Operation {
+    var downloadTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: begun in an operation's start (off the main thread), stored after the call returns, read by the handler
+    override func start() {
+        downloadTask = UIApplication.shared.beginBackgroundTask(withName: "Download") {  // expect: BT006
+            UIApplication.shared.endBackgroundTask(self.downloadTask)
+            self.downloadTask = .invalid
+            self.cancel()
+        }
+    }
+}
+
+final class Uploader {
+    var uploadTask = UIBackgroundTaskIdentifier.invalid
+    let queue = DispatchQueue(label: "upload")
+
+    // sample: begun inside queue.async, stored in a property the handler reads
+    func upload() {
+        queue.async {
+            self.uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Upload") {  // expect: BT006 BT005
+                UIApplication.shared.endBackgroundTask(self.uploadTask)
+                self.uploadTask = .invalid
+            }
+        }
+    }
+
+    // sample: a function this file calls only from a queue
+    func flushOnQueue() {
+        queue.async { self.beginFlushTask() }
+    }
+
+    func beginFlushTask() {
+        guard uploadTask == .invalid else { return }
+        uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Flush") {  // expect: BT006
+            UIApplication.shared.endBackgroundTask(self.uploadTask)
+            self.uploadTask = .invalid
+        }
+    }
+}
