@@ -174,7 +174,7 @@ struct BindingResolver {
             if syntax.scopes[scope].kind == .type { break }
             outermost = scope
         }
-        guard let outermost else { return nil }
+        guard let outermost else { return macroDeclaration(of: name, before: index) }
         let visible = Set(chain)
         let bodyStart = syntax.scopes[outermost].open
         let headerStart = parameterStart(of: syntax.scopes[outermost])
@@ -186,6 +186,24 @@ struct BindingResolver {
                     let scope = syntax.scope(containing: position)
                     if position < bodyStart || scope.map(visible.contains) == true { return position }
                 }
+            }
+            position -= 1
+        }
+        return nil
+    }
+
+    /// Objective-C: the declaration of `name` earlier in the same `#define` (a macro's variable is a
+    /// local where the macro is used: `#define START() UIBackgroundTaskIdentifier t = …; t = [app begin…]`).
+    private func macroDeclaration(of name: String, before index: Int) -> Int? {
+        guard !syntax.isSwift else { return nil }
+        var position = index - 1
+        while position > 0, position > index - 64 {
+            if syntax.tokens[position].isIdentifier("define"), syntax.tokens[position - 1].is("#") {
+                for candidate in (position + 1)..<index
+                where syntax.tokens[candidate].isIdentifier(name) && isDeclaration(at: candidate, inHeader: false) {
+                    return candidate
+                }
+                return nil
             }
             position -= 1
         }

@@ -1,5 +1,10 @@
 #import <UIKit/UIKit.h>
 
+// sample: a macro declares the identifier without __block and begins into it
+#define StartCacheTask() UIBackgroundTaskIdentifier cacheTask = UIBackgroundTaskInvalid; \
+cacheTask = [[UIApplication sharedApplication] beginBackgroundTaskWithExpirationHandler:^{ [[UIApplication sharedApplication] endBackgroundTask:cacheTask]; }];  // expect: BT006 BT002
+#define EndCacheTask() [[UIApplication sharedApplication] endBackgroundTask:cacheTask];  // expect: BT007
+
 @implementation ContactSync
 
 // sample: declared and assigned in one statement, without __block
