@@ -16,6 +16,10 @@ enum DoubleEndRule: RuleChecking {
     )
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        pairHits(in: analysis) + crossThreadHits(in: analysis)
+    }
+
+    private static func pairHits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
         var reported: Set<Int> = []
         var hits: [RuleHit] = []

@@ -70,7 +70,7 @@ void ExportContacts(UIApplication *app) {
             storeTask = UIBackgroundTaskInvalid;
         }];
         [self writeEvent];
-        [[UIApplication sharedApplication] endBackgroundTask:storeTask];
+        [[UIApplication sharedApplication] endBackgroundTask:storeTask];  // expect: BT007
         storeTask = UIBackgroundTaskInvalid;
     });
 }

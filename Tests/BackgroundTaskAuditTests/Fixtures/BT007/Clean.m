@@ -65,4 +65,45 @@
     }
 }
 
+// sample: both ends under @synchronized on the same object
+- (void)storeEvents {
+    if (self.storeTask != UIBackgroundTaskInvalid) return;
+    self.storeTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Store" expirationHandler:^{
+        @synchronized (self) {
+            [[UIApplication sharedApplication] endBackgroundTask:self.storeTask];
+            self.storeTask = UIBackgroundTaskInvalid;
+        }
+    }];
+    dispatch_async(self.storageQueue, ^{
+        [self writeEvents];
+        @synchronized (self) {
+            if (self.storeTask != UIBackgroundTaskInvalid) {
+                [[UIApplication sharedApplication] endBackgroundTask:self.storeTask];
+                self.storeTask = UIBackgroundTaskInvalid;
+            }
+        }
+    });
+}
+
+// sample: the queue side ends through a serial queue it waits for (dispatch_sync), as the handler does
+- (void)sendEvents {
+    if (self.sendTask != UIBackgroundTaskInvalid) return;
+    self.sendTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Send" expirationHandler:^{
+        [self endSendTask];
+    }];
+    dispatch_async(self.networkQueue, ^{
+        [self uploadEvents];
+        [self endSendTask];
+    });
+}
+
+- (void)endSendTask {
+    dispatch_sync(self.taskQueue, ^{
+        if (self.sendTask != UIBackgroundTaskInvalid) {
+            [[UIApplication sharedApplication] endBackgroundTask:self.sendTask];
+            self.sendTask = UIBackgroundTaskInvalid;
+        }
+    });
+}
+
 @end

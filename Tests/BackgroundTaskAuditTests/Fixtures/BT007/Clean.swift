@@ -84,3 +84,48 @@ final class SyncReset {
         }
     }
 }
+
+final class LockedUploader {
+    let app = UIApplication.shared
+    let queue = DispatchQueue(label: "upload")
+    let lock = NSLock()
+    var uploadTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the queue side checks and ends under the same lock as the handler
+    func uploadOnBackground() {
+        guard uploadTask == .invalid else { return }
+        uploadTask = app.beginBackgroundTask(withName: "Upload events") {
+            self.lock.withLock {
+                self.app.endBackgroundTask(self.uploadTask)
+                self.uploadTask = .invalid
+            }
+        }
+        queue.async {
+            Events.upload()
+            self.lock.withLock {
+                if self.uploadTask != .invalid {
+                    self.app.endBackgroundTask(self.uploadTask)
+                    self.uploadTask = .invalid
+                }
+            }
+        }
+    }
+
+    // sample: the work runs on a queue, the end hops back to the main queue
+    func syncOnBackground() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = app.beginBackgroundTask(withName: "Sync") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        queue.async {
+            Store.sync()
+            DispatchQueue.main.async {
+                if task != .invalid {
+                    self.app.endBackgroundTask(task)
+                    task = .invalid
+                }
+            }
+        }
+    }
+}

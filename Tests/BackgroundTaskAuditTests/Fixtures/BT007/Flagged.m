@@ -45,4 +45,37 @@
     [[UIApplication sharedApplication] endBackgroundTask:self.transferTask];  // expect: BT007
 }
 
+// sample: a __block identifier ended on a private queue and by the handler, no lock
+- (void)storeEvents {
+    __block UIBackgroundTaskIdentifier storeTask = UIBackgroundTaskInvalid;
+    storeTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Store" expirationHandler:^{
+        [[UIApplication sharedApplication] endBackgroundTask:storeTask];
+        storeTask = UIBackgroundTaskInvalid;
+    }];
+    dispatch_async(self.storageQueue, ^{
+        [self writeEvents];
+        [[UIApplication sharedApplication] endBackgroundTask:storeTask];  // expect: BT007
+        storeTask = UIBackgroundTaskInvalid;
+    });
+}
+
+// sample: a helper called from the handler and from a queue
+- (void)sendEvents {
+    [self endSendTaskIfNeeded];
+    self.sendTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Send" expirationHandler:^{
+        [self endSendTaskIfNeeded];
+    }];
+    dispatch_async(self.networkQueue, ^{
+        [self uploadEvents];
+        [self endSendTaskIfNeeded];
+    });
+}
+
+- (void)endSendTaskIfNeeded {
+    if (self.sendTask != UIBackgroundTaskInvalid) {
+        [[UIApplication sharedApplication] endBackgroundTask:self.sendTask];  // expect: BT007
+        self.sendTask = UIBackgroundTaskInvalid;
+    }
+}
+
 @end

@@ -80,3 +80,50 @@ final class Transfers {
         transferTask = .invalid
     }
 }
+
+final class EventUploader {
+    let app = UIApplication.shared
+    let queue = DispatchQueue(label: "upload")
+    var uploadTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: check-then-end on a private queue and in the handler on the main thread, no lock
+    func uploadOnBackground() {
+        guard uploadTask == .invalid else { return }
+        uploadTask = app.beginBackgroundTask(withName: "Upload events") {
+            self.app.endBackgroundTask(self.uploadTask)
+            self.uploadTask = .invalid
+        }
+        queue.async {
+            Events.upload()
+            if self.uploadTask != .invalid {
+                self.app.endBackgroundTask(self.uploadTask)  // expect: BT007
+                self.uploadTask = .invalid
+            }
+        }
+    }
+}
+
+final class MetricsFlusher {
+    let app = UIApplication.shared
+    let queue = DispatchQueue(label: "metrics")
+    var flushTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: one helper, called by the handler (main) and from a queue
+    func flushOnBackground() {
+        endFlushTaskIfNeeded()
+        flushTask = app.beginBackgroundTask(withName: "Flush metrics") {
+            self.endFlushTaskIfNeeded()
+        }
+        queue.async {
+            Metrics.flush()
+            self.endFlushTaskIfNeeded()
+        }
+    }
+
+    func endFlushTaskIfNeeded() {
+        if flushTask != .invalid {
+            app.endBackgroundTask(flushTask)  // expect: BT007
+            flushTask = .invalid
+        }
+    }
+}
