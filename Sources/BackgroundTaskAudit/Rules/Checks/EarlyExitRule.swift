@@ -13,6 +13,10 @@ enum EarlyExitRule: RuleChecking {
     )
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        exitHits(in: analysis) + neverEndedHits(in: analysis)
+    }
+
+    private static func exitHits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
         var hits: [RuleHit] = []
         for site in analysis.begins {

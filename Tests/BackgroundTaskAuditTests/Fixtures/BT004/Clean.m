@@ -100,6 +100,7 @@
     self.flushTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Flush" expirationHandler:^{
         [self endFlushTask];
     }];
+    [self.uploader flushWithCompletion:^{ [self endFlushTask]; }];
 }
 
 - (void)endFlushTask {

@@ -124,6 +124,7 @@ final class Flusher {
         flushTask = app.beginBackgroundTask(withName: "Download") { [self] in
             cancelDownload()
         }
+        Download.start { self.resetTask() }
     }
 
     func cancelDownload() {
@@ -142,6 +143,7 @@ final class Flusher {
         flushTask = app.beginBackgroundTask(withName: "Send") { [self] in
             endSendTask()
         }
+        Sender.send { self.endSendTask() }
     }
 
     func endSendTask() {

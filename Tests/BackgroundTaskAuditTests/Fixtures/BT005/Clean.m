@@ -18,6 +18,7 @@
     self.syncTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{
         [self endSyncTask];
     }];
+    [self.syncer syncWithCompletion:^{ [self endSyncTask]; }];
 }
 
 - (void)endSyncTask {

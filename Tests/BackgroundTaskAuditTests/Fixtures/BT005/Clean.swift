@@ -32,6 +32,7 @@ final class DraftSaver {
         saveTask = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
             self.endUploadTask()
         }
+        Uploads.start { _ in self.endUploadTask() }
     }
 
     func endUploadTask() {
@@ -55,5 +56,11 @@ final class ExportSession {
             UIApplication.shared.endBackgroundTask(self.task)
             self.task = .invalid
         }
+        Exporter.run { self.finish() }
+    }
+
+    func finish() {
+        UIApplication.shared.endBackgroundTask(task)
+        task = .invalid
     }
 }

@@ -8,7 +8,7 @@ static UIBackgroundTaskIdentifier sUploadTask;
 
 // sample: an instance variable
 - (void)save {
-    _saveTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Save draft" expirationHandler:^{  // expect: BT005
+    _saveTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Save draft" expirationHandler:^{  // expect: BT005 BT008
         [[UIApplication sharedApplication] endBackgroundTask:self->_saveTask];
         self->_saveTask = UIBackgroundTaskInvalid;
     }];
@@ -27,7 +27,7 @@ static UIBackgroundTaskIdentifier sUploadTask;
 
 // sample: a property through self
 - (void)autosave {
-    self.autosaveTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Autosave" expirationHandler:^{  // expect: BT005
+    self.autosaveTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Autosave" expirationHandler:^{  // expect: BT005 BT008
         [[UIApplication sharedApplication] endBackgroundTask:self.autosaveTask];
         self.autosaveTask = UIBackgroundTaskInvalid;
     }];
@@ -35,7 +35,7 @@ static UIBackgroundTaskIdentifier sUploadTask;
 
 // sample: an instance variable through self->
 - (void)sync {
-    self->_syncTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT005
+    self->_syncTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT005 BT008
         [[UIApplication sharedApplication] endBackgroundTask:self->_syncTask];
         self->_syncTask = UIBackgroundTaskInvalid;
     }];
@@ -43,7 +43,7 @@ static UIBackgroundTaskIdentifier sUploadTask;
 
 // sample: a static global
 - (void)upload {
-    sUploadTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{  // expect: BT005
+    sUploadTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{  // expect: BT005 BT008
         [[UIApplication sharedApplication] endBackgroundTask:sUploadTask];
         sUploadTask = UIBackgroundTaskInvalid;
     }];

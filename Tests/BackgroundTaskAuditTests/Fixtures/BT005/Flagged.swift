@@ -8,7 +8,7 @@ final class DraftSaver {
 
     // sample: self.property
     func save() {
-        self.saveTask = UIApplication.shared.beginBackgroundTask(withName: "Save draft") {  // expect: BT005
+        self.saveTask = UIApplication.shared.beginBackgroundTask(withName: "Save draft") {  // expect: BT005 BT008
             UIApplication.shared.endBackgroundTask(self.saveTask)
             self.saveTask = .invalid
         }
@@ -26,7 +26,7 @@ final class DraftSaver {
 
     // sample: a property without self.
     func autosave() {
-        backgroundTask = UIApplication.shared.beginBackgroundTask(withName: "Autosave") {  // expect: BT005
+        backgroundTask = UIApplication.shared.beginBackgroundTask(withName: "Autosave") {  // expect: BT005 BT008
             UIApplication.shared.endBackgroundTask(self.backgroundTask)
             self.backgroundTask = .invalid
         }
@@ -34,7 +34,7 @@ final class DraftSaver {
 
     // sample: another object's property
     func sync() {
-        session.task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {  // expect: BT005
+        session.task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {  // expect: BT005 BT008
             UIApplication.shared.endBackgroundTask(self.session.task)
             self.session.task = .invalid
         }
@@ -45,7 +45,7 @@ final class DraftSaver {
 var sharedUploadTask = UIBackgroundTaskIdentifier.invalid
 
 func uploadEverything() {
-    sharedUploadTask = UIApplication.shared.beginBackgroundTask(withName: "Upload everything") {  // expect: BT005
+    sharedUploadTask = UIApplication.shared.beginBackgroundTask(withName: "Upload everything") {  // expect: BT005 BT008
         UIApplication.shared.endBackgroundTask(sharedUploadTask)
         sharedUploadTask = .invalid
     }

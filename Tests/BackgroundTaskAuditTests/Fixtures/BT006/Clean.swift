@@ -57,6 +57,10 @@ final class MainQueueUploader {
                     UIApplication.shared.endBackgroundTask(self.uploadTask)
                     self.uploadTask = .invalid
                 }
+                Uploads.start { _ in
+                    UIApplication.shared.endBackgroundTask(self.uploadTask)
+                    self.uploadTask = .invalid
+                }
             }
         }
     }

@@ -48,7 +48,7 @@ void ExportContacts(UIApplication *app) {
 
 // sample: an NSOperation subclass begins in start, off the main thread (declared : NSOperation)
 - (void)start {
-    self.fetchTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Fetch" expirationHandler:^{  // expect: BT006
+    self.fetchTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Fetch" expirationHandler:^{  // expect: BT006 BT008
         [[UIApplication sharedApplication] endBackgroundTask:self.fetchTask];
         self.fetchTask = UIBackgroundTaskInvalid;
     }];

@@ -45,7 +45,7 @@ final class DownloadOperation: Operation {
 
     // sample: begun in an operation's start (off the main thread), stored after the call returns, read by the handler
     override func start() {
-        downloadTask = UIApplication.shared.beginBackgroundTask(withName: "Download") {  // expect: BT006
+        downloadTask = UIApplication.shared.beginBackgroundTask(withName: "Download") {  // expect: BT006 BT008
             UIApplication.shared.endBackgroundTask(self.downloadTask)
             self.downloadTask = .invalid
             self.cancel()
@@ -60,7 +60,7 @@ final class Uploader {
     // sample: begun inside queue.async, stored in a property the handler reads
     func upload() {
         queue.async {
-            self.uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Upload") {  // expect: BT006 BT005
+            self.uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Upload") {  // expect: BT006 BT005 BT008
                 UIApplication.shared.endBackgroundTask(self.uploadTask)
                 self.uploadTask = .invalid
             }
@@ -74,7 +74,7 @@ final class Uploader {
 
     func beginFlushTask() {
         guard uploadTask == .invalid else { return }
-        uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Flush") {  // expect: BT006
+        uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Flush") {  // expect: BT006 BT008
             UIApplication.shared.endBackgroundTask(self.uploadTask)
             self.uploadTask = .invalid
         }

@@ -48,4 +48,33 @@
     task = UIBackgroundTaskInvalid;
 }
 
+// sample: a handler-only end; the upload's completion does not end the stored task
+- (void)uploadOnBackground {
+    if (self.uploadTask != UIBackgroundTaskInvalid) return;
+    self.uploadTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{  // expect: BT008
+        [[UIApplication sharedApplication] endBackgroundTask:self.uploadTask];
+        self.uploadTask = UIBackgroundTaskInvalid;
+    }];
+    [self.uploader uploadWithCompletion:^(NSError *error) {
+        [self log:error];
+    }];
+}
+
+// sample: besides the handler, ended only in dealloc
+- (void)connectInBackground {
+    if (self.connectTask != UIBackgroundTaskInvalid) return;
+    self.connectTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Connect" expirationHandler:^{  // expect: BT008
+        [self endConnectTask];
+    }];
+}
+
+- (void)endConnectTask {
+    [[UIApplication sharedApplication] endBackgroundTask:self.connectTask];
+    self.connectTask = UIBackgroundTaskInvalid;
+}
+
+- (void)dealloc {
+    [self endConnectTask];
+}
+
 @end

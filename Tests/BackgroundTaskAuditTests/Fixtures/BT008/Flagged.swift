@@ -59,3 +59,44 @@ final class Exporter {
         }
     }
 }
+
+final class BackgroundFlusher {
+    let app = UIApplication.shared
+    var flushTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: only the expiration handler ends the stored task; the flush's completion never does
+    func applicationDidEnterBackground() {
+        guard flushTask == .invalid else { return }
+        flushTask = app.beginBackgroundTask(withName: "Flush") {  // expect: BT008
+            self.app.endBackgroundTask(self.flushTask)
+            self.flushTask = .invalid
+        }
+        Events.flush()
+    }
+}
+
+final class ConnectionOperation {
+    let app = UIApplication.shared
+    var connectionTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: besides the handler, the task is ended only in deinit
+    func continueInBackground() {
+        guard connectionTask == .invalid else { return }
+        connectionTask = app.beginBackgroundTask(withName: "Connection") { [self] in  // expect: BT008
+            cancel()
+        }
+    }
+
+    private func cancel() {
+        endConnectionTask()
+    }
+
+    private func endConnectionTask() {
+        app.endBackgroundTask(connectionTask)
+        connectionTask = .invalid
+    }
+
+    deinit {
+        endConnectionTask()
+    }
+}

@@ -1,0 +1,121 @@
+/// BT008, an end that never comes on the normal path: an identifier kept in a property, instance
+/// variable or global that only its own expiration handler ends (the work's completion never
+/// does), or that is otherwise ended only in `dealloc` / `deinit`.
+///
+/// Either way the app holds its assertion for all of its background time on every run, and the end
+/// depends on expiry or on the object going away. An end counts where it runs outside every
+/// expiration handler: an `endBackgroundTask` of the same variable, or a call of a same-file function
+/// that contains one — except the "end the old task" call just before this begin. Locals are not
+/// checked (an end may be passed in a completion this file does not show).
+extension EarlyExitRule {
+    /// Where an end runs from, followed up through same-file callers.
+    private enum EndContext: Hashable {
+        case handler, teardown, elsewhere
+    }
+
+    static func neverEndedHits(in analysis: FileAnalysis) -> [RuleHit] {
+        let syntax = analysis.syntax
+        // Handlers written in place; a local closure passed as handler may also be passed elsewhere
+        // (`flush(completion: finish)`), so its ends do not count as the handler's only.
+        let handlers = analysis.begins.compactMap { site -> Scope? in
+            guard case .closure(let scope) = site.handler else { return nil }
+            return syntax.scopes[scope]
+        }
+        var hits: [RuleHit] = []
+        for site in analysis.begins {
+            guard case .closure = site.handler, let binding = analysis.binding(of: site),
+                binding.storage == .property
+            else { continue }
+            let beginFunction = syntax.namedFunction(containing: site.nameToken)
+            var contexts: Set<EndContext> = []
+            for end in analysis.ends(of: binding).map(\.nameToken) {
+                contexts.formUnion(
+                    context(of: end, handlers: handlers, skipping: (beginFunction, site.start), depth: 0, analysis)
+                )
+            }
+            let shape: String
+            if !contexts.contains(.elsewhere), !contexts.contains(.teardown) {
+                shape = "Only the expiration handler ends `\(binding.written)`: when the work finishes nothing ends it"
+            } else if !contexts.contains(.elsewhere) {
+                shape = "`\(binding.written)` is ended only in dealloc/deinit (and by its expiration handler)"
+            } else {
+                continue
+            }
+            hits.append(
+                RuleHit(
+                    token: site.nameToken,
+                    message: "\(shape), so the app holds its background assertion for all of its remaining time "
+                        + "on every run. End it where the work completes, or use withBackgroundTask(_:), which ends "
+                        + "it when the body returns."
+                )
+            )
+        }
+        return hits
+    }
+
+    /// Where the token runs from: inside an expiration handler, in `dealloc`/`deinit`, or elsewhere,
+    /// through up to four levels of same-file callers. A call just before the begin in the begin's
+    /// own function (ending the old task) counts as none. A function nobody in this file calls is
+    /// called from elsewhere.
+    private static func context(
+        of token: Int,
+        handlers: [Scope],
+        skipping oldTaskEnd: (function: Int?, before: Int),
+        depth: Int,
+        _ analysis: FileAnalysis
+    ) -> Set<EndContext> {
+        let syntax = analysis.syntax
+        if handlers.contains(where: { $0.contains(token) }) { return [.handler] }
+        guard let function = syntax.namedFunction(containing: token), let full = syntax.scopes[function].name else {
+            return [.elsewhere]
+        }
+        if function == oldTaskEnd.function, token < oldTaskEnd.before, depth > 0 { return [] }
+        if full == "dealloc" || full == "deinit" { return [.teardown] }
+        guard depth < 4, syntax.scopes[function].kind == .function else { return [.elsewhere] }
+        let name = String(full.prefix { $0 != ":" })
+        let calls = callsOf(name, outside: function, analysis)
+        guard !calls.isEmpty else { return [.elsewhere] }
+        // A Swift function other files can see may be called there too.
+        var contexts: Set<EndContext> = isFileInternal(function, syntax) ? [] : [.elsewhere]
+        for call in calls {
+            contexts.formUnion(context(of: call, handlers: handlers, skipping: oldTaskEnd, depth: depth + 1, analysis))
+            if contexts.contains(.elsewhere) { break }
+        }
+        return contexts
+    }
+
+    /// Whether only this file can call the function: Swift `private` / `fileprivate`; Objective-C
+    /// methods are taken as file-internal (a blind spot: one also called from other files).
+    private static func isFileInternal(_ function: Int, _ syntax: SourceSyntax) -> Bool {
+        guard syntax.isSwift else { return true }
+        var position = syntax.scopes[function].open - 1
+        var steps = 0
+        while position >= 0, steps < 256, !syntax.tokens[position].isIdentifier("func") {
+            if syntax.tokens[position].is("}") || syntax.tokens[position].is("{") { return false }
+            position -= 1
+            steps += 1
+        }
+        guard position >= 0, syntax.tokens[position].isIdentifier("func") else { return false }
+        let line = syntax.tokens[position].line
+        var modifier = position - 1
+        while modifier >= 0, syntax.tokens[modifier].line == line {
+            if syntax.tokens[modifier].isIdentifier("private") || syntax.tokens[modifier].isIdentifier("fileprivate") {
+                return true
+            }
+            modifier -= 1
+        }
+        return false
+    }
+
+    /// Calls of a same-file function outside its own body.
+    private static func callsOf(_ name: String, outside function: Int, _ analysis: FileAnalysis) -> [Int] {
+        let syntax = analysis.syntax
+        var calls: [Int] = []
+        for scope in syntax.scopes.indices where syntax.scopes[scope].kind == .function && scope != function {
+            // Top-level functions only: nested scopes are searched through their function.
+            guard syntax.scopes[scope].parent.map({ syntax.scopes[$0].kind == .type }) ?? true else { continue }
+            calls += analysis.helperEndCalls(in: scope, helpers: [name])
+        }
+        return calls
+    }
+}
