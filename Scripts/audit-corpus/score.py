@@ -24,7 +24,8 @@ index.tsv rows (tab-separated, `#` starts a comment line):
                                                   or false:BTnnn
 
 A site counts as found when a finding of each expected rule is in the same file and either in
-the same function or within 3 lines. BT001 (every raw call) and BT002 (unnamed) are not scored at
+the same function, within 3 lines, or (for findings that point at another statement, such as the
+second end of BT007) naming the variable the site's begin is assigned to. BT001 (every raw call) and BT002 (unnamed) are not scored at
 sites; they are scored in the whole-repository precision like every other rule.
 """
 
@@ -32,6 +33,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -94,6 +96,20 @@ def checkout(repo, commit, work, mirrors):
     return folder
 
 
+def assigned_variable(folder, row):
+    """The variable the site's begin is assigned to (`self.task = [app begin…` → `task`), if any."""
+    try:
+        with open(os.path.join(folder, row["path"]), encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().split("\n")
+    except OSError:
+        return None
+    text = lines[row["line"] - 1] if 0 < row["line"] <= len(lines) else ""
+    match = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]*)?=\s*[^=]", text)
+    if not match or "beginBackgroundTask" not in text[match.end() - 1:] and "begin" not in text:
+        return None
+    return match.group(1).lstrip("_") or None
+
+
 def audit(bgtask, folder):
     result = subprocess.run(
         [bgtask, "audit", "--format", "json", "--fail-on", "never", "."],
@@ -143,7 +159,14 @@ def main():
         findings = [f for f in findings_at(row["repo"], row["commit"]) if f["path"] == os.path.normpath(row["path"])]
         near = [f for f in findings if abs(f["line"] - row["line"]) <= NEAR]
         functions = {f["function"] for f in near if f["function"]}
-        nearby = [f for f in findings if abs(f["line"] - row["line"]) <= NEAR or f["function"] in functions]
+        variable = assigned_variable(checkout(row["repo"], row["commit"], options.work, options.mirrors), row)
+        nearby = [
+            f
+            for f in findings
+            if abs(f["line"] - row["line"]) <= NEAR
+            or f["function"] in functions
+            or (variable and re.search(r"`[^`]*\b" + re.escape(variable) + r"`", f["message"]))
+        ]
         rules = {f["rule"] for f in nearby}
         if row["labels"] == "safe":
             safe_sites += 1

@@ -48,6 +48,7 @@ public struct Auditor: Sendable {
         for case .parsed(let syntax) in firstPass {
             vocabulary.merge(ProjectVocabulary.collect(from: syntax))
         }
+        vocabulary.resolveThreads()
         let shimNames = vocabulary.shimNames
         let known = vocabulary
         let outcomes = await Self.inParallel(files.count) { index -> FileAuditor.Outcome in

@@ -25,6 +25,15 @@ struct ProjectVocabulary: Sendable, Equatable {
     /// The code base declares `func beginBackgroundTask()` (no parameters): a call with no arguments
     /// and no closure is that method, not UIKit's.
     var declaresZeroArgumentBegin = false
+    /// Names called inside closures that run on a queue (``ThreadPlaces``), anywhere in the code base.
+    var queueCalledNames: Set<String> = []
+    /// For each function, the names it calls synchronously in its own body.
+    var callGraph: [String: Set<String>] = [:]
+    /// Classes declared as operations (`: NSOperation`, `: Operation`, `: AsyncOperation`).
+    var operationClasses: Set<String> = []
+    /// Functions that run on a queue: called from a queue closure, or from such a function (a few
+    /// calls deep), after ``resolveThreads()``.
+    var offMainFunctions: Set<String> = []
 
     var isEmpty: Bool { beginShims.isEmpty && endShims.isEmpty && !declaresZeroArgumentBegin }
 
@@ -35,6 +44,9 @@ struct ProjectVocabulary: Sendable, Equatable {
         beginShims.merge(other.beginShims) { first, _ in first }
         endShims.merge(other.endShims) { first, _ in first }
         declaresZeroArgumentBegin = declaresZeroArgumentBegin || other.declaresZeroArgumentBegin
+        queueCalledNames.formUnion(other.queueCalledNames)
+        callGraph.merge(other.callGraph) { $0.union($1) }
+        operationClasses.formUnion(other.operationClasses)
     }
 
     /// A shim's name must say what it is about, so that a forwarding `start(_:)` does not turn every
@@ -48,6 +60,8 @@ struct ProjectVocabulary: Sendable, Equatable {
     static func collect(from syntax: SourceSyntax) -> ProjectVocabulary {
         var vocabulary = ProjectVocabulary()
         if syntax.isSwift { collectZeroArgumentBegin(syntax, into: &vocabulary) }
+        vocabulary.collectThreads(from: FileAnalysis(syntax: syntax, path: "", isAllowedWrapperPath: false))
+        vocabulary.resolveThreads()
         let sites = CallSiteFinder.callSites(in: syntax, vocabulary: ProjectVocabulary())
         let forwarding = ForwardedArguments(syntax: syntax)
         for site in sites where site.kind != .expiringActivity {

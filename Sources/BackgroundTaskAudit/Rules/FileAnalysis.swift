@@ -8,6 +8,8 @@ struct FileAnalysis {
     let endCalls: [CallSite]
     let expiringActivities: [CallSite]
     let isAllowedWrapperPath: Bool
+    /// What the whole code base declares: shims, and which functions run on a queue.
+    let vocabulary: ProjectVocabulary
     /// Each begin's binding, by the begin's name token.
     private let bindings: [Int: IdentifierBinding]
     /// End calls by the normalized name of their argument, in source order.
@@ -24,6 +26,7 @@ struct FileAnalysis {
         self.syntax = syntax
         self.path = path
         self.isAllowedWrapperPath = isAllowedWrapperPath
+        self.vocabulary = vocabulary
         let sites = CallSiteFinder.callSites(in: syntax, vocabulary: vocabulary)
         self.sites = sites
         begins = sites.filter { $0.kind == .begin }

@@ -8,7 +8,9 @@ final class ThreadPlaces {
 
     private static let queueCalls: Set<String> = [
         "async", "dispatch_async", "addOperation", "addOperationWithBlock", "dispatch_group_async",
-        "dispatch_barrier_async", "detached",
+        "dispatch_barrier_async", "detached", "DispatchWorkItem",
+        // URLSession runs its completion handlers on the session's delegate queue, not the main one.
+        "dataTask", "uploadTask", "downloadTask",
     ]
 
     init(_ analysis: FileAnalysis) {
@@ -26,8 +28,13 @@ final class ThreadPlaces {
         guard let function = syntax.namedFunction(containing: token), syntax.scopes[function].kind == .function,
             let full = syntax.scopes[function].name
         else { return nil }
-        if full == "start" || full == "main", analysis.declaresOperation { return "in an operation's `\(full)`" }
+        if full == "start" || full == "main", analysis.declaresOperation || isInOperationClass(function) {
+            return "in an operation's `\(full)`"
+        }
         let name = String(full.prefix { $0 != ":" })
+        if analysis.vocabulary.offMainFunctions.contains(name) {
+            return "`\(name)` is called on a queue in the code base"
+        }
         var calls = 0
         var onQueue: String?
         for index in callsOf(name) where !syntax.scopes[function].contains(index) {
@@ -50,15 +57,83 @@ final class ThreadPlaces {
         while let scope = current {
             let region = syntax.scopes[scope]
             if region.kind == .function || region.kind == .accessor { return nil }
-            if region.kind == .closure, case .asynchronous(let call) = analysis.timing(ofClosure: scope),
-                Self.queueCalls.contains(call)
-            {
+            if region.kind == .closure, let call = queueCall(of: scope) {
                 // Work hopped back to the main queue runs on the main thread, whatever is around it.
                 return targetsMainQueue(closure: scope) ? nil : "inside `\(call)` on a queue"
             }
             current = region.parent
         }
         return nil
+    }
+
+    /// Whether the closure is handed to a queue (and not the main queue's).
+    func isQueueClosure(_ scope: Int) -> Bool {
+        queueCall(of: scope) != nil && !targetsMainQueue(closure: scope)
+    }
+
+    /// The queue call a closure is handed to, if it is one.
+    private func queueCall(of scope: Int) -> String? {
+        switch analysis.timing(ofClosure: scope) {
+        case .asynchronous(let call), .unknown(let call?):
+            if Self.queueCalls.contains(call) { return call }
+            // Objective-C `[session dataTaskWithRequest:r completionHandler:^{ … }]`: the selector decides.
+            guard !analysis.syntax.isSwift, let selector = messageSelector(around: syntax.scopes[scope].open) else {
+                return nil
+            }
+            return ["dataTask", "uploadTask", "downloadTask"].contains { selector.hasPrefix($0) } ? selector : nil
+        default:
+            return nil
+        }
+    }
+
+    private var syntax: SourceSyntax { analysis.syntax }
+
+    /// The first selector piece of the Objective-C message whose argument holds `index`.
+    private func messageSelector(around index: Int) -> String? {
+        var position = index - 1
+        var steps = 0
+        while position >= 0, steps < 256 {
+            let token = syntax.tokens[position]
+            if token.is("]") || token.is(")") || token.is("}"), let open = syntax.partner(of: position) {
+                position = open - 1
+                steps += 1
+                continue
+            }
+            if token.is(";") || token.is("{") { return nil }
+            if token.is("[") { break }
+            position -= 1
+            steps += 1
+        }
+        guard position >= 0, syntax.tokens[position].is("["), let close = syntax.partner(of: position) else {
+            return nil
+        }
+        var cursor = position + 1
+        while cursor < close {
+            let token = syntax.tokens[cursor]
+            if token.is("(") || token.is("["), let partner = syntax.partner(of: cursor) {
+                cursor = partner + 1
+                continue
+            }
+            if token.kind == .identifier, syntax.token(cursor + 1)?.is(":") == true { return token.text }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// Whether the function is a method of a class the code base declares as an operation
+    /// (`@implementation Download` for `@interface Download : NSOperation` in a header).
+    private func isInOperationClass(_ function: Int) -> Bool {
+        let syntax = analysis.syntax
+        var position = syntax.scopes[function].open - 1
+        while position >= 0 {
+            let token = syntax.tokens[position]
+            if token.text == "@implementation" || token.isIdentifier("extension") || token.isIdentifier("class") {
+                guard let name = syntax.token(position + 1) else { return false }
+                return analysis.vocabulary.operationClasses.contains(name.text)
+            }
+            position -= 1
+        }
+        return false
     }
 
     /// Whether the token runs under a lock or on a serial queue it waits for: inside `@synchronized`,
