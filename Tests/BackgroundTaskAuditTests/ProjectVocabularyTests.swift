@@ -118,4 +118,68 @@ struct ProjectVocabularyTests {
         let findings = try await audit(["Wrapper.swift": wrapper, "Caller.swift": caller])
         #expect(rules(findings, in: "Caller.swift") == [])
     }
+
+    @Test("A function called from a queue in another file begins off the main thread (BT006, BT007)")
+    func queueCallersInOtherFilesAreSeen() async throws {
+        let tracker = """
+            @implementation Tracker
+            - (void)startUploadTask {
+                if (self.uploadTask != UIBackgroundTaskInvalid) return;
+                self.uploadTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{
+                    [self finishUploadTask];
+                }];
+            }
+            - (void)finishUploadTask {
+                if (self.uploadTask != UIBackgroundTaskInvalid) {
+                    [[UIApplication sharedApplication] endBackgroundTask:self.uploadTask];
+                    self.uploadTask = UIBackgroundTaskInvalid;
+                }
+            }
+            @end
+            """
+        let connection = """
+            @implementation Connection
+            - (void)send {
+                dispatch_async(self.queue, ^{
+                    [Tracker.shared startUploadTask];
+                    [self.transport sendAll];
+                    [Tracker.shared finishUploadTask];
+                });
+            }
+            @end
+            """
+        let findings = try await audit(["Tracker.m": tracker, "Connection.m": connection])
+        #expect(rules(findings, in: "Tracker.m") == ["10 BT007", "4 BT001", "4 BT006"])
+        let offMain = try #require(findings.first { $0.ruleID == "BT006" })
+        #expect(offMain.message.contains("`startUploadTask` is called on a queue"))
+    }
+
+    @Test("An operation declared in a header: its start in the .m runs off the main thread")
+    func operationDeclaredInAHeader() async throws {
+        let header = """
+            @interface ImageDownload : NSOperation
+            @property (nonatomic) UIBackgroundTaskIdentifier downloadTask;
+            @end
+            """
+        let implementation = """
+            @implementation ImageDownload
+            - (void)start {
+                self.downloadTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Download" expirationHandler:^{
+                    [[UIApplication sharedApplication] endBackgroundTask:self.downloadTask];
+                    self.downloadTask = UIBackgroundTaskInvalid;
+                }];
+                [self download];
+            }
+            - (void)done {
+                [[UIApplication sharedApplication] endBackgroundTask:self.downloadTask];
+                self.downloadTask = UIBackgroundTaskInvalid;
+            }
+            @end
+            """
+        let findings = try await audit(["ImageDownload.h": header, "ImageDownload.m": implementation])
+        #expect(rules(findings, in: "ImageDownload.m").contains("3 BT006"))
+        // Alone, the .m does not say it is an operation.
+        let alone = try await audit(["ImageDownload.m": implementation])
+        #expect(!rules(alone, in: "ImageDownload.m").contains("3 BT006"))
+    }
 }

@@ -35,28 +35,39 @@ public struct Auditor: Sendable {
         return await audit(walk)
     }
 
-    /// Audits files the walker found, in parallel, in two passes: the first reads every file that
-    /// can call the APIs and collects the code base's shims (``ProjectVocabulary``); the second checks
-    /// those files, and the files that call a shim, knowing every shim.
+    /// Audits files the walker found, in parallel, in three steps: the first reads every file that
+    /// can call the APIs and collects the code base's shims and call structure
+    /// (``ProjectVocabulary``); the second reads the other files that name a shim or a function that
+    /// begins or ends a task (its callers: do they run on a queue?); the third checks every file
+    /// read, knowing all of it.
     func audit(_ walk: SourceFileWalker.Result) async -> AuditReport {
         let files = walk.files
         let configuration = configuration
-        let firstPass = await Self.inParallel(files.count) { index in
-            Self.read(files[index], configuration: configuration, shimNames: [])
+        var reads = await Self.inParallel(files.count) { index in
+            Self.read(files[index], configuration: configuration, names: [])
         }
         var vocabulary = ProjectVocabulary()
-        for case .parsed(let syntax) in firstPass {
+        for case .parsed(let syntax) in reads {
             vocabulary.merge(ProjectVocabulary.collect(from: syntax))
         }
-        vocabulary.resolveThreads()
-        let shimNames = vocabulary.shimNames
-        let known = vocabulary
-        let outcomes = await Self.inParallel(files.count) { index -> FileAuditor.Outcome in
-            var read = firstPass[index]
-            if case .noCalls = read, !shimNames.isEmpty {
-                read = Self.read(files[index], configuration: configuration, shimNames: shimNames)
+        let names = vocabulary.namesWorthReading
+        if !names.isEmpty {
+            let firstPass = reads
+            let callers = await Self.inParallel(files.count) { index -> FileAuditor.Read? in
+                guard case .noCalls = firstPass[index] else { return nil }
+                return Self.read(files[index], configuration: configuration, names: names)
             }
-            switch read {
+            for (index, read) in callers.enumerated() {
+                guard let read, case .parsed(let syntax) = read else { continue }
+                reads[index] = read
+                vocabulary.merge(ProjectVocabulary.collect(from: syntax))
+            }
+        }
+        vocabulary.resolveThreads()
+        let known = vocabulary
+        let secondPass = reads
+        let outcomes = await Self.inParallel(files.count) { index -> FileAuditor.Outcome in
+            switch secondPass[index] {
             case .skipped(let skipped):
                 return .skipped(skipped)
             case .noCalls:
@@ -109,11 +120,11 @@ public struct Auditor: Sendable {
         }
     }
 
-    /// Reads a file: its syntax when it may call the APIs or one of `shimNames`, `nil` when not.
+    /// Reads a file: its syntax when it may call the APIs or mentions one of `names`.
     private static func read(
         _ file: SourceFileWalker.SourceFile,
         configuration: AuditConfiguration,
-        shimNames: [String]
+        names: Set<String>
     ) -> FileAuditor.Read {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             return .skipped(SkippedFile(path: file.path, reason: .unreadable, detail: "cannot read file"))
@@ -127,7 +138,7 @@ public struct Auditor: Sendable {
                 )
             )
         }
-        return FileAuditor.syntax(bytes: [UInt8](data), path: file.path, language: file.language, shimNames: shimNames)
+        return FileAuditor.syntax(bytes: [UInt8](data), path: file.path, language: file.language, names: names)
     }
 
     /// Audits source text held in memory, as if it were the file at `path`.

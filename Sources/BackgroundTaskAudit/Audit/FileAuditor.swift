@@ -19,13 +19,13 @@ enum FileAuditor {
     /// More calls of the system APIs in one file than this are not analysed.
     static let maximumCallSites = 4096
 
-    /// What reading one file gave: its syntax when it may call the APIs (or a shim named in
-    /// `names`), `nil` when it cannot, or why it was skipped.
+    /// What reading one file gave: its syntax when it may call the APIs or mentions one of `names`
+    /// (a shim, a function that begins or ends a task), `noCalls` when not, or why it was skipped.
     static func syntax(
         bytes: [UInt8],
         path: String,
         language: SourceLanguage,
-        shimNames: [String] = []
+        names: Set<String> = []
     ) -> FileAuditor.Read {
         switch TextCheck.classify(bytes) {
         case .binary:
@@ -37,7 +37,7 @@ enum FileAuditor {
         case .text:
             break
         }
-        guard CallSiteFinder.mayContainCalls(bytes) || CallSiteFinder.mayMention(shimNames, in: bytes) else {
+        guard CallSiteFinder.mayContainCalls(bytes) || CallSiteFinder.mentionsAnyWord(names, in: bytes) else {
             return .noCalls
         }
         let syntax = SourceSyntax(bytes: bytes, language: language)

@@ -45,24 +45,33 @@ enum CallSiteFinder {
         }
     }
 
-    /// Whether any of the names occurs in the bytes (a shim's name, before lexing).
-    static func mayMention(_ names: [String], in bytes: [UInt8]) -> Bool {
+    /// Whether any of the names occurs as a whole word (identifier) in the bytes: one linear scan.
+    static func mentionsAnyWord(_ names: Set<String>, in bytes: [UInt8]) -> Bool {
         guard !names.isEmpty else { return false }
+        let lengths = names.map(\.utf8.count)
+        let shortest = lengths.min() ?? 0
+        let longest = lengths.max() ?? 0
+        let firstBytes = Set(names.compactMap(\.utf8.first))
         return bytes.withUnsafeBufferPointer { buffer in
-            names.contains { name in
-                let pattern = Array(name.utf8)
-                guard let first = pattern.first, pattern.count <= buffer.count else { return false }
-                var index = 0
-                while index + pattern.count <= buffer.count {
-                    if buffer[index] == first {
-                        var offset = 1
-                        while offset < pattern.count, buffer[index + offset] == pattern[offset] { offset += 1 }
-                        if offset == pattern.count { return true }
-                    }
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                let byte = buffer[index]
+                guard ASCII.isIdentifierStart(byte) else {
                     index += 1
+                    continue
                 }
-                return false
+                let start = index
+                while index < count, ASCII.isIdentifierContinuation(buffer[index]) { index += 1 }
+                let length = index - start
+                if length >= shortest, length <= longest, firstBytes.contains(byte),
+                    names.contains(
+                        String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<index]), as: UTF8.self))
+                {
+                    return true
+                }
             }
+            return false
         }
     }
 

@@ -22,6 +22,7 @@ extension ProjectVocabulary {
             }
         }
         operationClasses.formUnion(Self.operationClasses(in: syntax))
+        for call in Self.calls(in: syntax.tokens.indices, syntax) { callCounts[call.name, default: 0] += 1 }
     }
 
     /// Works out ``offMainFunctions`` from the merged queue calls and call graph, three calls deep.

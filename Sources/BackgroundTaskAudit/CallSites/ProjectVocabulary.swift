@@ -34,17 +34,28 @@ struct ProjectVocabulary: Sendable, Equatable {
     /// Functions that run on a queue: called from a queue closure, or from such a function (a few
     /// calls deep), after ``resolveThreads()``.
     var offMainFunctions: Set<String> = []
+    /// How often each name is called in the files read, all files together.
+    var callCounts: [String: Int] = [:]
 
     var isEmpty: Bool { beginShims.isEmpty && endShims.isEmpty && !declaresZeroArgumentBegin }
 
     /// Every name whose call a file must be read for.
     var shimNames: [String] { Array(beginShims.keys) + Array(endShims.keys) }
 
+    /// Functions that begin or end a task, by name (when specific enough to find their callers).
+    var siteFunctions: Set<String> = []
+
+    /// The names a file must be read for: shims (their calls are checked) and functions that begin
+    /// or end a task (their callers say on which thread).
+    var namesWorthReading: Set<String> { siteFunctions.union(shimNames) }
+
     mutating func merge(_ other: ProjectVocabulary) {
         beginShims.merge(other.beginShims) { first, _ in first }
         endShims.merge(other.endShims) { first, _ in first }
         declaresZeroArgumentBegin = declaresZeroArgumentBegin || other.declaresZeroArgumentBegin
         queueCalledNames.formUnion(other.queueCalledNames)
+        siteFunctions.formUnion(other.siteFunctions)
+        callCounts.merge(other.callCounts, uniquingKeysWith: +)
         callGraph.merge(other.callGraph) { $0.union($1) }
         operationClasses.formUnion(other.operationClasses)
     }
@@ -65,6 +76,11 @@ struct ProjectVocabulary: Sendable, Equatable {
         let sites = CallSiteFinder.callSites(in: syntax, vocabulary: ProjectVocabulary())
         let forwarding = ForwardedArguments(syntax: syntax)
         for site in sites where site.kind != .expiringActivity {
+            if let function = syntax.namedFunction(containing: site.nameToken), let full = syntax.scopes[function].name
+            {
+                let name = String(full.prefix { $0 != ":" })
+                if isPlausibleShimName(name) || full.contains(":") { vocabulary.siteFunctions.insert(name) }
+            }
             guard let function = syntax.namedFunction(containing: site.nameToken),
                 syntax.scopes[function].kind == .function,
                 let signature = forwarding.signature(of: function),

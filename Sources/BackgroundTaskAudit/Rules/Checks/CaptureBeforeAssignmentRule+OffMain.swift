@@ -13,9 +13,16 @@ extension CaptureBeforeAssignmentRule {
     static func offMainHits(in analysis: FileAnalysis) -> [RuleHit] {
         var hits: [RuleHit] = []
         var places: ThreadPlaces?
+        var helpers: Set<String>?
         for site in analysis.begins {
-            guard let handler = analysis.handlerScope(of: site), let binding = analysis.binding(of: site),
+            guard let handler = analysis.handlerScope(of: site), let binding = analysis.binding(of: site) else {
+                continue
+            }
+            if helpers == nil { helpers = analysis.functionsThatEnd }
+            // The handler reads the identifier, itself or through a same-file function that ends it.
+            guard
                 readsIdentifier(binding, in: handler, analysis)
+                    || !analysis.helperEndCalls(in: handler, helpers: helpers ?? []).isEmpty
             else { continue }
             if places == nil { places = ThreadPlaces(analysis) }
             guard let queue = places?.offMainPlace(of: site.nameToken, onlyQueueCallers: true) else { continue }

@@ -21,7 +21,7 @@ extension DoubleEndRule {
                 continue
             }
             let ends = analysis.ends(of: binding).map(\.nameToken)
-            guard ends.count >= 2 || !ends.isEmpty && analysis.endCalls.count >= 2 else { continue }
+            guard !ends.isEmpty else { continue }
             if helpers == nil { helpers = analysis.functionsThatEnd }
             let region = syntax.scopes[handler]
             // The ends the handler reaches: its own, and those in same-file helpers it calls.

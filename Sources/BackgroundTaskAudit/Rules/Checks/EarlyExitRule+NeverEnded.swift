@@ -22,15 +22,29 @@ extension EarlyExitRule {
             return syntax.scopes[scope]
         }
         var hits: [RuleHit] = []
+        var localCounts: [String: Int]?
         for site in analysis.begins {
             guard case .closure = site.handler, let binding = analysis.binding(of: site),
                 binding.storage == .property
             else { continue }
             let beginFunction = syntax.namedFunction(containing: site.nameToken)
+            if localCounts == nil {
+                localCounts = ProjectVocabulary.calls(in: syntax.tokens.indices, syntax).reduce(into: [:]) {
+                    $0[$1.name, default: 0] += 1
+                }
+            }
+            let counts = localCounts ?? [:]
             var contexts: Set<EndContext> = []
             for end in analysis.ends(of: binding).map(\.nameToken) {
                 contexts.formUnion(
-                    context(of: end, handlers: handlers, skipping: (beginFunction, site.start), depth: 0, analysis)
+                    context(
+                        of: end,
+                        handlers: handlers,
+                        skipping: (beginFunction, site.start),
+                        depth: 0,
+                        localCounts: counts,
+                        analysis
+                    )
                 )
             }
             let shape: String
@@ -62,6 +76,7 @@ extension EarlyExitRule {
         handlers: [Scope],
         skipping oldTaskEnd: (function: Int?, before: Int),
         depth: Int,
+        localCounts: [String: Int],
         _ analysis: FileAnalysis
     ) -> Set<EndContext> {
         let syntax = analysis.syntax
@@ -75,10 +90,21 @@ extension EarlyExitRule {
         let name = String(full.prefix { $0 != ":" })
         let calls = callsOf(name, outside: function, analysis)
         guard !calls.isEmpty else { return [.elsewhere] }
-        // A Swift function other files can see may be called there too.
-        var contexts: Set<EndContext> = isFileInternal(function, syntax) ? [] : [.elsewhere]
+        // A Swift function other files can see may be called there too; any function that other
+        // files read by the audit do call is.
+        let calledElsewhere = (analysis.vocabulary.callCounts[name] ?? 0) > (localCounts[name] ?? 0)
+        var contexts: Set<EndContext> = isFileInternal(function, syntax) && !calledElsewhere ? [] : [.elsewhere]
         for call in calls {
-            contexts.formUnion(context(of: call, handlers: handlers, skipping: oldTaskEnd, depth: depth + 1, analysis))
+            contexts.formUnion(
+                context(
+                    of: call,
+                    handlers: handlers,
+                    skipping: oldTaskEnd,
+                    depth: depth + 1,
+                    localCounts: localCounts,
+                    analysis
+                )
+            )
             if contexts.contains(.elsewhere) { break }
         }
         return contexts
