@@ -144,6 +144,20 @@ struct FileAnalysis {
         return .unknown(nil)
     }
 
+    /// The argument label a closure is passed with: `beginBackgroundTask` in
+    /// `execute(beginBackgroundTask: { … })`, `completion` in `[x run:^{ … } completion:^{ … }]`.
+    func argumentLabel(ofClosure scope: Int) -> String? {
+        var before = syntax.scopes[scope].open - 1
+        if !syntax.isSwift {
+            if syntax.token(before)?.is(")") == true, let open = syntax.partner(of: before) { before = open - 1 }
+            guard syntax.token(before)?.text == "^" else { return nil }
+            before -= 1
+        }
+        guard syntax.token(before)?.is(":") == true, let label = syntax.token(before - 1), label.kind == .identifier
+        else { return nil }
+        return label.text
+    }
+
     /// The function name before an opening parenthesis: `async` in `queue.async(`.
     private func callName(before openParenthesis: Int) -> String? {
         guard let token = syntax.token(openParenthesis - 1), token.kind == .identifier else { return nil }

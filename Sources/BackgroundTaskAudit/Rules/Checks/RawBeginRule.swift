@@ -16,8 +16,8 @@ enum RawBeginRule: RuleChecking {
         guard !analysis.isAllowedWrapperPath else { return [] }
         let syntax = analysis.syntax
         return analysis.sites.compactMap { site in
-            guard site.kind != .end, !site.isShimCall, !isInsideWrapper(site, syntax),
-                !(site.kind == .begin && analysis.forwardsHandler(site))
+            guard site.kind != .end, !site.isShimCall, !isInsideWrapper(site, analysis),
+                !analysis.forwardsHandler(site)
             else { return nil }
             let spelling = RuleText.spelling(site, in: syntax)
             if site.kind == .begin {
@@ -39,9 +39,18 @@ enum RawBeginRule: RuleChecking {
         }
     }
 
-    private static func isInsideWrapper(_ site: CallSite, _ syntax: SourceSyntax) -> Bool {
-        syntax.scopeChain(from: syntax.scope(containing: site.nameToken)).contains { scope in
-            guard syntax.scopes[scope].kind == .function, let name = syntax.scopes[scope].name else { return false }
+    /// Inside a function named like the API, or a closure passed as an argument labelled so
+    /// (`execute(beginBackgroundTask: { name, handler in … })`).
+    private static func isInsideWrapper(_ site: CallSite, _ analysis: FileAnalysis) -> Bool {
+        let syntax = analysis.syntax
+        return syntax.scopeChain(from: syntax.scope(containing: site.nameToken)).contains { scope in
+            let name: String?
+            switch syntax.scopes[scope].kind {
+            case .function: name = syntax.scopes[scope].name
+            case .closure: name = analysis.argumentLabel(ofClosure: scope)
+            default: name = nil
+            }
+            guard let name else { return false }
             return name.hasPrefix("beginBackgroundTask") || name.hasPrefix("performExpiringActivity")
         }
     }

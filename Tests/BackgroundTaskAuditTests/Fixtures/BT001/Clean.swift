@@ -60,3 +60,26 @@ struct ApplicationWrapper {
         application.beginBackgroundTask(withName: name, expirationHandler: handler)
     }
 }
+
+enum ActivityRunner {
+    // sample: an expiring activity whose block is the caller's, passed on as is
+    static func perform(reason: String, using block: @escaping @Sendable (Bool) -> Void) {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: reason, using: block)
+    }
+
+    // sample: a closure passed as the wrapper's beginBackgroundTask: argument
+    static func run(_ name: String) {
+        BackgroundTaskRunner.execute(
+            withName: name,
+            beginBackgroundTask: { name, cleanup in
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask(withName: name) {
+                    cleanup()
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+                return task
+            }
+        )
+    }
+}
