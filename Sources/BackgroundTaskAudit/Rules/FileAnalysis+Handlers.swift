@@ -71,7 +71,12 @@ extension FileAnalysis {
                 var cursor = position + 1
                 while cursor < region.close, cursor < position + 12, !syntax.tokens[cursor].is(";") {
                     if syntax.tokens[cursor].kind == .operator, syntax.tokens[cursor].text == "=" {
-                        if let name = syntax.token(cursor - 1), name.kind == .identifier { names.insert(name.text) }
+                        // A weak reference to the application lives as long as the process does.
+                        if let name = syntax.token(cursor - 1), name.kind == .identifier,
+                            !isApplicationReference(after: cursor)
+                        {
+                            names.insert(name.text)
+                        }
                         break
                     }
                     cursor += 1
@@ -80,6 +85,19 @@ extension FileAnalysis {
             position += 1
         }
         return names
+    }
+
+    /// Whether the expression after the `=` at `equals` ends in the application object
+    /// (`self.application`, `[UIApplication sharedApplication]`, `GDTCORApplication.sharedApplication`).
+    private func isApplicationReference(after equals: Int) -> Bool {
+        var index = equals + 1
+        var last: String?
+        while let token = syntax.token(index), !token.is(";"), index < equals + 16 {
+            if token.kind == .identifier { last = token.text }
+            index += 1
+        }
+        guard let last else { return false }
+        return last.hasSuffix("pplication") || last == "app"
     }
 
     /// Whether `name` appears as a plain identifier (not as a member after `.` or `->`) in `range`.

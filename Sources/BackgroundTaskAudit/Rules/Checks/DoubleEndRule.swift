@@ -4,7 +4,8 @@
 /// handler runs, then the completion ends the same identifier again), when they are in different
 /// functions, or when one follows the other in the same block; the first of the two must lack a reset
 /// (in different functions, either may run first). An end counts as reset when its function or
-/// closure sets the variable to `.invalid`, `UIBackgroundTaskInvalid`, `nil` or `0` after it, or the
+/// closure sets the variable to `.invalid`, `UIBackgroundTaskInvalid` (or a project's own constant
+/// named `…Invalid`), `nil` or `0` after it, or the
 /// code after the synchronous closure it is in does. Ends on the two branches of one `if`/`else`, and
 /// in different closures of one function, are taken as exclusive. Resets are collected once per file,
 /// so the rule stays linear in the number of ends.
@@ -157,6 +158,12 @@ enum DoubleEndRule: RuleChecking {
         private static func isInvalidValue(after index: Int, in syntax: SourceSyntax) -> Bool {
             guard let value = syntax.token(index + 1) else { return false }
             if value.isIdentifier("nil") || value.isIdentifier("UIBackgroundTaskInvalid") || value.text == "0" {
+                return true
+            }
+            // A project's own invalid constant: `GDTCORBackgroundIdentifierInvalid`, `kSEGBackgroundTaskInvalid`.
+            if value.kind == .identifier, value.text.hasSuffix("Invalid"),
+                syntax.token(index + 2).map({ $0.is(";") || $0.line > value.line || $0.is("}") }) ?? true
+            {
                 return true
             }
             if value.is("."), syntax.token(index + 2)?.isIdentifier("invalid") == true { return true }

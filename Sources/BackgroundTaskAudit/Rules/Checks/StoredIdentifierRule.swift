@@ -4,7 +4,8 @@
 /// Stays silent where a second begin cannot overwrite a live identifier: the begin is in an
 /// initializer or an operation's `start`/`main` (a one-shot owner), it is behind an "already
 /// started" check of the same variable (`if (self.task != UIBackgroundTaskInvalid) return;`), or the
-/// same function ends the old task first (`[self endTask]; self.task = [app begin…]`).
+/// same function ends the old task first (`[self endTask]; self.task = [app begin…]`), or it begins
+/// on entering the background and the return to the foreground ends it.
 enum StoredIdentifierRule: RuleChecking {
     static let rule = AuditRule(
         id: "BT005",
@@ -31,6 +32,7 @@ enum StoredIdentifierRule: RuleChecking {
             if isGuarded(site, binding: binding, in: function, analysis) { return nil }
             if helpers == nil { helpers = analysis.functionsThatEnd }
             if endsFirst(site, binding: binding, in: function, helpers: helpers ?? [], analysis) { return nil }
+            if endsOnForeground(function, binding: binding, helpers: helpers ?? [], analysis) { return nil }
             return RuleHit(
                 token: site.nameToken,
                 message: "The task identifier is kept in `\(written)`: if this code runs again before the task "
@@ -123,6 +125,32 @@ enum StoredIdentifierRule: RuleChecking {
         range.contains { index in
             let token = syntax.tokens[index]
             return token.kind == .identifier && token.text.drop { $0 == "_" } == name
+        }
+    }
+
+    /// A begin on entering the background whose task the return to the foreground ends: the app cannot
+    /// enter the background again without passing the end first.
+    private static func endsOnForeground(
+        _ function: Int,
+        binding: IdentifierBinding,
+        helpers: Set<String>,
+        _ analysis: FileAnalysis
+    ) -> Bool {
+        let syntax = analysis.syntax
+        guard let name = syntax.scopes[function].name?.lowercased(), name.contains("enterbackground") else {
+            return false
+        }
+        func isForeground(_ token: Int) -> Bool {
+            guard let other = syntax.namedFunction(containing: token), let name = syntax.scopes[other].name else {
+                return false
+            }
+            let lowered = name.lowercased()
+            return lowered.contains("enterforeground") || lowered.contains("becomeactive")
+        }
+        if analysis.ends(of: binding).contains(where: { isForeground($0.nameToken) }) { return true }
+        return syntax.scopes.indices.contains { scope in
+            syntax.scopes[scope].kind == .function && isForeground(syntax.scopes[scope].open + 1)
+                && !analysis.helperEndCalls(in: scope, helpers: helpers).isEmpty
         }
     }
 

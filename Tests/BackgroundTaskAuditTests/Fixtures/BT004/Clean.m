@@ -110,4 +110,18 @@
     });
 }
 
+// sample: a weak reference to the application object, which outlives every handler
+- (void)transformEvent {
+    __block UIBackgroundTaskIdentifier taskID = UIBackgroundTaskInvalid;
+    __weak UIApplication *weakApplication = self.application;
+    taskID = [self.application beginBackgroundTaskWithName:@"Transform" expirationHandler:^{
+        [weakApplication endBackgroundTask:taskID];
+        taskID = UIBackgroundTaskInvalid;
+    }];
+    [self.transformer runWithCompletion:^{
+        [weakApplication endBackgroundTask:taskID];
+        taskID = UIBackgroundTaskInvalid;
+    }];
+}
+
 @end

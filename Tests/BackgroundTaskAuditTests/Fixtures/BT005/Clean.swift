@@ -64,3 +64,25 @@ final class ExportSession {
         task = .invalid
     }
 }
+
+final class SessionTracker {
+    var flushTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: begun on entering the background, ended on the way back to the foreground
+    func applicationDidEnterBackground() {
+        flushTask = UIApplication.shared.beginBackgroundTask(withName: "Flush session") {
+            self.endFlushTask()
+        }
+        Session.flush { self.endFlushTask() }
+    }
+
+    func applicationWillEnterForeground() {
+        endFlushTask()
+    }
+
+    private func endFlushTask() {
+        guard flushTask != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(flushTask)
+        flushTask = .invalid
+    }
+}

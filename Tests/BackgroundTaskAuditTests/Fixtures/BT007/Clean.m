@@ -106,4 +106,16 @@
     });
 }
 
+// sample: the handler resets to the project's own invalid constant before the completion ends
+- (void)transform {
+    __block XYZBackgroundIdentifier taskID = XYZBackgroundIdentifierInvalid;
+    taskID = [self.application beginBackgroundTaskWithName:@"Transform" expirationHandler:^{
+        [self.application endBackgroundTask:taskID];
+        taskID = XYZBackgroundIdentifierInvalid;
+    }];
+    [self.transformer run];
+    [self.application endBackgroundTask:taskID];
+    taskID = XYZBackgroundIdentifierInvalid;
+}
+
 @end
