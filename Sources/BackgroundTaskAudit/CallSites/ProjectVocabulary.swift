@@ -44,10 +44,12 @@ struct ProjectVocabulary: Sendable, Equatable {
 
     /// Functions that begin or end a task, by name (when specific enough to find their callers).
     var siteFunctions: Set<String> = []
+    /// Classes with a method that begins or ends a task (their headers may say they are operations).
+    var siteClasses: Set<String> = []
 
     /// The names a file must be read for: shims (their calls are checked) and functions that begin
     /// or end a task (their callers say on which thread).
-    var namesWorthReading: Set<String> { siteFunctions.union(shimNames) }
+    var namesWorthReading: Set<String> { siteFunctions.union(shimNames).union(siteClasses) }
 
     mutating func merge(_ other: ProjectVocabulary) {
         beginShims.merge(other.beginShims) { first, _ in first }
@@ -55,6 +57,7 @@ struct ProjectVocabulary: Sendable, Equatable {
         declaresZeroArgumentBegin = declaresZeroArgumentBegin || other.declaresZeroArgumentBegin
         queueCalledNames.formUnion(other.queueCalledNames)
         siteFunctions.formUnion(other.siteFunctions)
+        siteClasses.formUnion(other.siteClasses)
         callCounts.merge(other.callCounts, uniquingKeysWith: +)
         callGraph.merge(other.callGraph) { $0.union($1) }
         operationClasses.formUnion(other.operationClasses)
@@ -71,7 +74,8 @@ struct ProjectVocabulary: Sendable, Equatable {
     static func collect(from syntax: SourceSyntax) -> ProjectVocabulary {
         var vocabulary = ProjectVocabulary()
         if syntax.isSwift { collectZeroArgumentBegin(syntax, into: &vocabulary) }
-        vocabulary.collectThreads(from: FileAnalysis(syntax: syntax, path: "", isAllowedWrapperPath: false))
+        let analysis = FileAnalysis(syntax: syntax, path: "", isAllowedWrapperPath: false)
+        vocabulary.collectThreads(from: analysis)
         vocabulary.resolveThreads()
         let sites = CallSiteFinder.callSites(in: syntax, vocabulary: ProjectVocabulary())
         let forwarding = ForwardedArguments(syntax: syntax)
@@ -80,6 +84,7 @@ struct ProjectVocabulary: Sendable, Equatable {
             {
                 let name = String(full.prefix { $0 != ":" })
                 if isPlausibleShimName(name) || full.contains(":") { vocabulary.siteFunctions.insert(name) }
+                if let owner = analysis.enclosingClassName(of: function) { vocabulary.siteClasses.insert(owner) }
             }
             guard let function = syntax.namedFunction(containing: site.nameToken),
                 syntax.scopes[function].kind == .function,

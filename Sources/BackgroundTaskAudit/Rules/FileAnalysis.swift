@@ -276,6 +276,34 @@ struct FileAnalysis {
         }
     }
 
+    /// Whether the function is `start` or `main` of an operation: a class this file declares as one,
+    /// or one the code base does (`@interface Download : NSOperation` in a header, for
+    /// `@implementation Download` here). It runs once per object, on the operation queue's thread.
+    func isOperationEntryPoint(_ function: Int) -> Bool {
+        guard let name = syntax.scopes[function].name, name == "start" || name == "main" else { return false }
+        return declaresOperation || enclosingClassName(of: function).map(vocabulary.operationClasses.contains) == true
+    }
+
+    /// The class a function belongs to: the `@implementation`, `class`, `extension` or `struct` around it.
+    func enclosingClassName(of function: Int) -> String? {
+        if syntax.isSwift {
+            for scope in syntax.scopeChain(from: syntax.scopes[function].parent)
+            where syntax.scopes[scope].kind == .type {
+                return syntax.scopes[scope].name
+            }
+            return nil
+        }
+        var position = syntax.scopes[function].open - 1
+        while position >= 0 {
+            if syntax.tokens[position].text == "@implementation" {
+                return syntax.token(position + 1).flatMap { $0.kind == .identifier ? $0.text : nil }
+            }
+            if syntax.tokens[position].text == "@end" { return nil }
+            position -= 1
+        }
+        return nil
+    }
+
     /// The function or method the token is in, for the finding's `function` field.
     func functionName(at index: Int) -> String? {
         syntax.namedFunction(containing: index).flatMap { syntax.scopes[$0].name }

@@ -28,9 +28,7 @@ final class ThreadPlaces {
         guard let function = syntax.namedFunction(containing: token), syntax.scopes[function].kind == .function,
             let full = syntax.scopes[function].name
         else { return nil }
-        if full == "start" || full == "main", analysis.declaresOperation || isInOperationClass(function) {
-            return "in an operation's `\(full)`"
-        }
+        if analysis.isOperationEntryPoint(function) { return "in an operation's `\(full)`" }
         let name = String(full.prefix { $0 != ":" })
         if analysis.vocabulary.offMainFunctions.contains(name) {
             return "`\(name)` is called on a queue in the code base"
@@ -118,22 +116,6 @@ final class ThreadPlaces {
             cursor += 1
         }
         return nil
-    }
-
-    /// Whether the function is a method of a class the code base declares as an operation
-    /// (`@implementation Download` for `@interface Download : NSOperation` in a header).
-    private func isInOperationClass(_ function: Int) -> Bool {
-        let syntax = analysis.syntax
-        var position = syntax.scopes[function].open - 1
-        while position >= 0 {
-            let token = syntax.tokens[position]
-            if token.text == "@implementation" || token.isIdentifier("extension") || token.isIdentifier("class") {
-                guard let name = syntax.token(position + 1) else { return false }
-                return analysis.vocabulary.operationClasses.contains(name.text)
-            }
-            position -= 1
-        }
-        return false
     }
 
     /// Whether the token runs under a lock or on a serial queue it waits for: inside `@synchronized`,

@@ -17,7 +17,7 @@ enum DoubleEndRule: RuleChecking {
     )
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
-        pairHits(in: analysis) + crossThreadHits(in: analysis)
+        pairHits(in: analysis) + crossThreadHits(in: analysis) + copyResetHits(in: analysis)
     }
 
     private static func pairHits(in analysis: FileAnalysis) -> [RuleHit] {

@@ -19,10 +19,14 @@ enum StoredIdentifierRule: RuleChecking {
         return analysis.begins.compactMap { site in
             guard let binding = analysis.binding(of: site) else { return nil }
             let written: String
+            // The property that keeps the identifier (the copy's target, for a local copied there).
+            var stored = binding
             if binding.storage == .property {
                 written = binding.written
             } else if let copy = propertyCopy(of: binding, after: site, in: analysis) {
                 written = copy
+                let name = copy.split(whereSeparator: { $0 == "." || $0 == ">" }).last.map(String.init) ?? copy
+                stored = IdentifierBinding.property(name: String(name.drop { $0 == "_" }), written: copy)
             } else {
                 return nil
             }
@@ -32,7 +36,16 @@ enum StoredIdentifierRule: RuleChecking {
             if isGuarded(site, binding: binding, in: function, analysis) { return nil }
             if helpers == nil { helpers = analysis.functionsThatEnd }
             if endsFirst(site, binding: binding, in: function, helpers: helpers ?? [], analysis) { return nil }
-            if endsOnForeground(function, binding: binding, helpers: helpers ?? [], analysis) { return nil }
+            if endsOnForeground(function, binding: stored, helpers: helpers ?? [], analysis) { return nil }
+            if binding.storage != .property {
+                return RuleHit(
+                    token: site.nameToken,
+                    message: "The task identifier is copied into `\(written)`: if this code runs again before the "
+                        + "task ends, the copy is overwritten, whatever ends the task through `\(written)` ends the "
+                        + "newer one instead, and the first runs on until its expiry. Keep one task per job in a "
+                        + "SafeBackgroundTask, or track many with BackgroundTaskManager."
+                )
+            }
             return RuleHit(
                 token: site.nameToken,
                 message: "The task identifier is kept in `\(written)`: if this code runs again before the task "
@@ -44,7 +57,7 @@ enum StoredIdentifierRule: RuleChecking {
     }
 
     /// `self.task = task;` / `self.task = task` later in the function that holds the local.
-    private static func propertyCopy(of binding: IdentifierBinding, after site: CallSite, in analysis: FileAnalysis)
+    static func propertyCopy(of binding: IdentifierBinding, after site: CallSite, in analysis: FileAnalysis)
         -> String?
     {
         let syntax = analysis.syntax
@@ -89,14 +102,12 @@ enum StoredIdentifierRule: RuleChecking {
         }
     }
 
-    /// An initializer, or `start` / `main` in a file that declares an operation (`: NSOperation`,
-    /// `: Operation`, `: AsyncOperation`): runs once per object.
+    /// An initializer, or `start` / `main` of an operation: runs once per object.
     private static func isOneShot(_ function: Int, in analysis: FileAnalysis) -> Bool {
         let syntax = analysis.syntax
         guard let name = syntax.scopes[function].name else { return false }
         if name == "init" || (name.hasPrefix("init") && name.contains(":")) { return true }
-        guard name == "start" || name == "main" else { return false }
-        return analysis.declaresOperation
+        return analysis.isOperationEntryPoint(function)
     }
 
     /// A `return` before the begin whose condition tests the same variable (`guard task == .invalid`).
@@ -140,17 +151,19 @@ enum StoredIdentifierRule: RuleChecking {
         guard let name = syntax.scopes[function].name?.lowercased(), name.contains("enterbackground") else {
             return false
         }
+        // The end must run in the foreground callback itself, not later on a queue (after which a
+        // quick return to the background can still overwrite the identifier first).
         func isForeground(_ token: Int) -> Bool {
-            guard let other = syntax.namedFunction(containing: token), let name = syntax.scopes[other].name else {
-                return false
-            }
+            guard let other = syntax.namedFunction(containing: token), let name = syntax.scopes[other].name,
+                analysis.deferringClosure(of: token, within: other) == nil
+            else { return false }
             let lowered = name.lowercased()
             return lowered.contains("enterforeground") || lowered.contains("becomeactive")
         }
         if analysis.ends(of: binding).contains(where: { isForeground($0.nameToken) }) { return true }
         return syntax.scopes.indices.contains { scope in
-            syntax.scopes[scope].kind == .function && isForeground(syntax.scopes[scope].open + 1)
-                && !analysis.helperEndCalls(in: scope, helpers: helpers).isEmpty
+            syntax.scopes[scope].kind == .function
+                && analysis.helperEndCalls(in: scope, helpers: helpers).contains(where: isForeground)
         }
     }
 

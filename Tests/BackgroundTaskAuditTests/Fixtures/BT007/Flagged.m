@@ -78,4 +78,16 @@
     }
 }
 
+// sample: the handler ends its local copy but resets the property the copy was stored in
+- (void)cleanUpInBackground {
+    __block UIBackgroundTaskIdentifier task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Clean up" expirationHandler:^{  // expect: BT005
+        [[UIApplication sharedApplication] endBackgroundTask:task];
+        self.cleanupTask = UIBackgroundTaskInvalid;  // expect: BT007
+    }];
+    self.cleanupTask = task;
+    [self cleanUpWithCompletion:^{
+        [[UIApplication sharedApplication] endBackgroundTask:task];  // expect: BT007
+    }];
+}
+
 @end

@@ -127,3 +127,18 @@ final class MetricsFlusher {
         }
     }
 }
+
+final class Archiver {
+    var archiveTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the handler ends its local copy but resets the property, which may hold a newer task
+    func archive() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Archive") {  // expect: BT005
+            UIApplication.shared.endBackgroundTask(task)
+            self.archiveTask = .invalid  // expect: BT007
+        }
+        archiveTask = task
+        Archive.run { UIApplication.shared.endBackgroundTask(task) }  // expect: BT007
+    }
+}
