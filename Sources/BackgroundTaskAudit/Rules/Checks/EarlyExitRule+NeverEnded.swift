@@ -5,12 +5,13 @@
 /// Either way the app holds its assertion for all of its background time on every run, and the end
 /// depends on expiry or on the object going away. An end counts where it runs outside every
 /// expiration handler: an `endBackgroundTask` of the same variable, or a call of a same-file function
-/// that contains one — except the "end the old task" call just before this begin. Locals are not
-/// checked (an end may be passed in a completion this file does not show).
+/// that contains one — except the "end the old task" call just before this begin, and ends in the
+/// app's return to the foreground (a safety net, not the work's end). A local counts as ended only
+/// by its handler when nothing outside the handler mentions it after the begin.
 extension EarlyExitRule {
     /// Where an end runs from, followed up through same-file callers.
     private enum EndContext: Hashable {
-        case handler, teardown, elsewhere
+        case handler, foreground, teardown, elsewhere
     }
 
     static func neverEndedHits(in analysis: FileAnalysis) -> [RuleHit] {
@@ -24,9 +25,18 @@ extension EarlyExitRule {
         var hits: [RuleHit] = []
         var localCounts: [String: Int]?
         for site in analysis.begins {
-            guard case .closure = site.handler, let binding = analysis.binding(of: site),
-                binding.storage == .property
-            else { continue }
+            guard case .closure(let handler) = site.handler, let binding = analysis.binding(of: site) else {
+                continue
+            }
+            guard binding.storage == .property else {
+                let mentions = mentionsOutside(binding, site: site, handler: syntax.scopes[handler], analysis)
+                if mentions.isEmpty {
+                    hits.append(neverEndedHit(site, "Only the expiration handler ends `\(binding.written)`"))
+                } else if let shape = blockPropertyShape(mentions, handlers: handlers, analysis) {
+                    hits.append(neverEndedHit(site, shape))
+                }
+                continue
+            }
             let beginFunction = syntax.namedFunction(containing: site.nameToken)
             if localCounts == nil {
                 localCounts = ProjectVocabulary.calls(in: syntax.tokens.indices, syntax).reduce(into: [:]) {
@@ -48,23 +58,95 @@ extension EarlyExitRule {
                 )
             }
             let shape: String
-            if !contexts.contains(.elsewhere), !contexts.contains(.teardown) {
-                shape = "Only the expiration handler ends `\(binding.written)`: when the work finishes nothing ends it"
+            if contexts.isSubset(of: [.handler]) {
+                shape = "Only the expiration handler ends `\(binding.written)`"
+            } else if contexts.isSubset(of: [.handler, .foreground]) {
+                shape = "Only the expiration handler and the return to the foreground end `\(binding.written)`"
             } else if !contexts.contains(.elsewhere) {
                 shape = "`\(binding.written)` is ended only in dealloc/deinit (and by its expiration handler)"
             } else {
                 continue
             }
-            hits.append(
-                RuleHit(
-                    token: site.nameToken,
-                    message: "\(shape), so the app holds its background assertion for all of its remaining time "
-                        + "on every run. End it where the work completes, or use withBackgroundTask(_:), which ends "
-                        + "it when the body returns."
-                )
-            )
+            hits.append(neverEndedHit(site, shape))
         }
         return hits
+    }
+
+    private static func neverEndedHit(_ site: CallSite, _ shape: String) -> RuleHit {
+        RuleHit(
+            token: site.nameToken,
+            message: "\(shape): when the work finishes nothing ends it, so the app holds its background "
+                + "assertion for all of its remaining time on every run. End it where the work completes, or use "
+                + "withBackgroundTask(_:), which ends it when the body returns."
+        )
+    }
+
+    /// Where a local is mentioned outside its handler (passed on, ended, stored, read by a block).
+    private static func mentionsOutside(
+        _ binding: IdentifierBinding,
+        site: CallSite,
+        handler: Scope,
+        _ analysis: FileAnalysis
+    ) -> [Int] {
+        let syntax = analysis.syntax
+        guard case .local(let scope) = binding.storage else { return [-1] }
+        let region = scope.map { (syntax.scopes[$0].open + 1)..<syntax.scopes[$0].close } ?? 0..<syntax.tokens.count
+        // Anywhere in its scope (a block declared before the begin may end it), except its
+        // declaration, this assignment and the handler.
+        let assignment = max(region.lowerBound, site.start - 4)...site.end
+        return region.filter { index in
+            let token = syntax.tokens[index]
+            guard token.isIdentifier(binding.name) || token.isIdentifier(binding.written) else { return false }
+            return index != binding.declaration && !assignment.contains(index) && !handler.contains(index)
+        }
+    }
+
+    /// When every mention is inside one block stored in a property (`self.cleanup = ^{ … end … }`),
+    /// and that property is called only from expiration handlers and `dealloc`/`deinit`: the shape.
+    private static func blockPropertyShape(_ mentions: [Int], handlers: [Scope], _ analysis: FileAnalysis)
+        -> String?
+    {
+        let syntax = analysis.syntax
+        guard let first = mentions.first, first >= 0,
+            let block = syntax.scopeChain(from: syntax.scope(containing: first)).first(where: {
+                syntax.scopes[$0].kind == .closure
+            }),
+            mentions.allSatisfy({ syntax.scopes[block].contains($0) }),
+            let property = storedBlockProperty(block, syntax)
+        else { return nil }
+        var contexts: Set<EndContext> = []
+        for index in syntax.tokens.indices where syntax.tokens[index].kind == .identifier {
+            let text = syntax.tokens[index].text
+            guard text == property || text == "_" + property, syntax.token(index + 1)?.is("(") == true else { continue }
+            if handlers.contains(where: { $0.contains(index) }) {
+                contexts.insert(.handler)
+            } else if let function = syntax.namedFunction(containing: index),
+                ["dealloc", "deinit"].contains(syntax.scopes[function].name ?? "")
+            {
+                contexts.insert(.teardown)
+            } else {
+                return nil
+            }
+        }
+        guard contexts.contains(.teardown) else { return nil }
+        return "`\(property)`, the block that ends this task, is called only in dealloc/deinit (and by the expiration "
+            + "handler)"
+    }
+
+    /// `self.cleanup = ^{`, `_cleanup = ^{`, `self.cleanup = {`: the property a block is stored in.
+    private static func storedBlockProperty(_ block: Int, _ syntax: SourceSyntax) -> String? {
+        var position = syntax.scopes[block].open - 1
+        if !syntax.isSwift {
+            if syntax.token(position)?.is(")") == true, let open = syntax.partner(of: position) { position = open - 1 }
+            guard syntax.token(position)?.text == "^" else { return nil }
+            position -= 1
+        }
+        guard let equals = syntax.token(position), equals.kind == .operator, equals.text == "=",
+            let name = syntax.token(position - 1), name.kind == .identifier
+        else { return nil }
+        let member = syntax.token(position - 2)
+        if member?.is(".") == true || member?.text == "->" { return String(name.text.drop { $0 == "_" }) }
+        return name.text.hasPrefix("_") ? String(name.text.dropFirst()) : nil
     }
 
     /// Where the token runs from: inside an expiration handler, in `dealloc`/`deinit`, or elsewhere,
@@ -86,6 +168,8 @@ extension EarlyExitRule {
         }
         if function == oldTaskEnd.function, token < oldTaskEnd.before, depth > 0 { return [] }
         if full == "dealloc" || full == "deinit" { return [.teardown] }
+        let lowered = full.lowercased()
+        if lowered.contains("enterforeground") || lowered.contains("becomeactive") { return [.foreground] }
         guard depth < 4, syntax.scopes[function].kind == .function else { return [.elsewhere] }
         let name = String(full.prefix { $0 != ":" })
         let calls = callsOf(name, outside: function, analysis)

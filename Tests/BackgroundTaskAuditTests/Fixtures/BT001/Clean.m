@@ -29,6 +29,7 @@
         [[UIApplication sharedApplication] endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 @end

@@ -46,6 +46,7 @@ final class PhotoUploader {
             UIApplication.shared.endBackgroundTask(task)
             task = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 }
 

@@ -5,7 +5,7 @@
 // sample: through [UIApplication sharedApplication]
 - (void)upload {
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload photos" expirationHandler:^{  // expect: BT001
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload photos" expirationHandler:^{  // expect: BT001 BT008
         [[UIApplication sharedApplication] endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
@@ -15,7 +15,7 @@
 - (void)syncWithApplication:(UIApplication *)application {
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
     task = [application
-        beginBackgroundTaskWithName:@"Sync"  // expect: BT001
+        beginBackgroundTaskWithName:@"Sync"  // expect: BT001 BT008
         expirationHandler:^{
             [application endBackgroundTask:task];
             task = UIBackgroundTaskInvalid;
@@ -34,7 +34,7 @@
 // sample: in a C function
 void SaveEverything(UIApplication *app) {
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"Save" expirationHandler:^{  // expect: BT001
+    task = [app beginBackgroundTaskWithName:@"Save" expirationHandler:^{  // expect: BT001 BT008
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];

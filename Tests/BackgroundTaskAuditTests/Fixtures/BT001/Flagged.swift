@@ -5,7 +5,7 @@ final class PhotoUploader {
     // sample: through UIApplication.shared, with a trailing closure
     func upload() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = UIApplication.shared.beginBackgroundTask(withName: "Upload photos") {  // expect: BT001
+        task = UIApplication.shared.beginBackgroundTask(withName: "Upload photos") {  // expect: BT001 BT008
             UIApplication.shared.endBackgroundTask(task)
             task = .invalid
         }
@@ -14,7 +14,7 @@ final class PhotoUploader {
     // sample: through a variable, with the handler as an argument
     func sync(application: UIApplication) {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = application.beginBackgroundTask(withName: "Sync", expirationHandler: {  // expect: BT001
+        task = application.beginBackgroundTask(withName: "Sync", expirationHandler: {  // expect: BT001 BT008
             application.endBackgroundTask(task)
             task = .invalid
         })
@@ -32,7 +32,7 @@ extension UIApplication {
     // sample: no receiver, inside an extension of UIApplication
     func saveState() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = beginBackgroundTask(withName: "Save state") {  // expect: BT001
+        task = beginBackgroundTask(withName: "Save state") {  // expect: BT001 BT008
             self.endBackgroundTask(task)
             task = .invalid
         }

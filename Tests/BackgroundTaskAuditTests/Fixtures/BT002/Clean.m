@@ -10,6 +10,7 @@
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: a name computed from the method
@@ -20,6 +21,7 @@
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: a name in a parameter
@@ -30,6 +32,7 @@
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: an expiring activity with a reason

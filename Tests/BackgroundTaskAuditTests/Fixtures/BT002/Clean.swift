@@ -12,6 +12,7 @@ final class Sync {
             self.app.endBackgroundTask(task)
             task = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     // sample: a name in a variable, and an interpolated one
@@ -21,11 +22,13 @@ final class Sync {
             self.app.endBackgroundTask(first)
             first = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(first) }
         var second = UIBackgroundTaskIdentifier.invalid
         second = app.beginBackgroundTask(withName: "Push \(id)") {
             self.app.endBackgroundTask(second)
             second = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(second) }
     }
 
     // sample: a face begun with a nil name is not a raw call

@@ -6,7 +6,7 @@
 - (void)pull {
     UIApplication *app = [UIApplication sharedApplication];
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithExpirationHandler:^{  // expect: BT002
+    task = [app beginBackgroundTaskWithExpirationHandler:^{  // expect: BT002 BT008
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
@@ -16,7 +16,7 @@
 - (void)push {
     UIApplication *app = [UIApplication sharedApplication];
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:nil expirationHandler:^{  // expect: BT002
+    task = [app beginBackgroundTaskWithName:nil expirationHandler:^{  // expect: BT002 BT008
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
@@ -26,7 +26,7 @@
 - (void)merge {
     UIApplication *app = [UIApplication sharedApplication];
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"" expirationHandler:^{  // expect: BT002
+    task = [app beginBackgroundTaskWithName:@"" expirationHandler:^{  // expect: BT002 BT008
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];

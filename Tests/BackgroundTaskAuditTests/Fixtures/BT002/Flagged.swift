@@ -7,7 +7,7 @@ final class Sync {
     // sample: no name at all, trailing closure
     func pull() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask {  // expect: BT002
+        task = app.beginBackgroundTask {  // expect: BT002 BT008
             self.app.endBackgroundTask(task)
             task = .invalid
         }
@@ -16,7 +16,7 @@ final class Sync {
     // sample: the unnamed overload with the handler as an argument
     func push() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(expirationHandler: {  // expect: BT002
+        task = app.beginBackgroundTask(expirationHandler: {  // expect: BT002 BT008
             self.app.endBackgroundTask(task)
             task = .invalid
         })
@@ -25,7 +25,7 @@ final class Sync {
     // sample: an explicit nil name
     func merge() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: nil) {  // expect: BT002
+        task = app.beginBackgroundTask(withName: nil) {  // expect: BT002 BT008
             self.app.endBackgroundTask(task)
             task = .invalid
         }
@@ -34,7 +34,7 @@ final class Sync {
     // sample: an empty name
     func prune() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: "") {  // expect: BT002
+        task = app.beginBackgroundTask(withName: "") {  // expect: BT002 BT008
             self.app.endBackgroundTask(task)
             task = .invalid
         }

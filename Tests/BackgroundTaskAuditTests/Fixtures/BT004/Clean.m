@@ -13,6 +13,7 @@
             [self showPausedBanner];
         });
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: ends through a same-file helper on self
@@ -21,7 +22,9 @@
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
     task = [app beginBackgroundTaskWithName:@"Prefetch" expirationHandler:^{
         [self finishTask:task];
+        task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [self finishTask:task]; }];
 }
 
 // sample: a weak reference only for the cleanup
@@ -34,6 +37,7 @@
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: the end inside @synchronized, which runs now
@@ -46,6 +50,7 @@
             task = UIBackgroundTaskInvalid;
         }
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: a weak reference for the cleanup, then a return on the identifier, not on the reference
@@ -58,6 +63,7 @@
         [[UIApplication sharedApplication] endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: a strong alias only around the cleanup; the end follows it
@@ -72,6 +78,7 @@
         [[UIApplication sharedApplication] endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 - (void)finishTask:(UIBackgroundTaskIdentifier)task {
@@ -91,6 +98,7 @@
         [self cancelStore];
         endTask();
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:taskID]; }];
     [self.store save:^{ endTask(); }];
 }
 

@@ -15,6 +15,7 @@ final class FeedRefresher {
             task = .invalid
             DispatchQueue.main.async { self.showPausedBanner() }
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     // sample: ends through a same-file helper, strongly
@@ -23,6 +24,7 @@ final class FeedRefresher {
         task = app.beginBackgroundTask(withName: "Prefetch") {
             self.finish(task)
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     // sample: [weak self] only for the cleanup; the end does not depend on self
@@ -34,6 +36,7 @@ final class FeedRefresher {
             app.endBackgroundTask(task)
             task = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     // sample: the end inside a closure that runs synchronously
@@ -45,6 +48,7 @@ final class FeedRefresher {
                 task = .invalid
             }
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     // sample: the package's face with [weak self] in its cleanup
@@ -65,6 +69,7 @@ final class FeedRefresher {
             UIApplication.shared.endBackgroundTask(task)
             task = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     // sample: guard let self whose else branch ends the task before it returns
@@ -80,6 +85,7 @@ final class FeedRefresher {
             UIApplication.shared.endBackgroundTask(task)
             task = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     // sample: if let self around the cleanup only; the end follows it
@@ -92,6 +98,7 @@ final class FeedRefresher {
             UIApplication.shared.endBackgroundTask(task)
             task = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     func finish(_ task: UIBackgroundTaskIdentifier) {

@@ -6,7 +6,7 @@
 - (void)refresh {
     UIApplication *app = [UIApplication sharedApplication];
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"Refresh" expirationHandler:^{  // expect: BT004
+    task = [app beginBackgroundTaskWithName:@"Refresh" expirationHandler:^{  // expect: BT004 BT008
         [self.feed cancel];
     }];
 }
@@ -15,7 +15,7 @@
 - (void)prefetch {
     UIApplication *app = [UIApplication sharedApplication];
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"Prefetch" expirationHandler:^{  // expect: BT004
+    task = [app beginBackgroundTaskWithName:@"Prefetch" expirationHandler:^{  // expect: BT004 BT008
         dispatch_async(dispatch_get_main_queue(), ^{
             [app endBackgroundTask:task];
             task = UIBackgroundTaskInvalid;
@@ -28,7 +28,7 @@
     UIApplication *app = [UIApplication sharedApplication];
     __weak typeof(self) weakSelf = self;
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"Upload" expirationHandler:^{  // expect: BT004
+    task = [app beginBackgroundTaskWithName:@"Upload" expirationHandler:^{  // expect: BT004 BT008
         [weakSelf finishTask:task];
     }];
 }
@@ -38,7 +38,7 @@
     UIApplication *app = [UIApplication sharedApplication];
     __weak __typeof(self) weakSelf = self;
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"Download" expirationHandler:^{  // expect: BT004
+    task = [app beginBackgroundTaskWithName:@"Download" expirationHandler:^{  // expect: BT004 BT008
         __strong __typeof(weakSelf) strongSelf = weakSelf;
         if (!strongSelf) {
             return;
@@ -53,7 +53,7 @@
 - (void)archive {
     UIApplication *app = [UIApplication sharedApplication];
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"Archive" expirationHandler:^{  // expect: BT004
+    task = [app beginBackgroundTaskWithName:@"Archive" expirationHandler:^{  // expect: BT004 BT008
         [[NSOperationQueue mainQueue] addOperationWithBlock:^{
             [app endBackgroundTask:task];
             task = UIBackgroundTaskInvalid;
@@ -66,7 +66,7 @@
     UIApplication *application = [UIApplication sharedApplication];
     __weak __typeof__ (self) wself = self;
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [application beginBackgroundTaskWithName:@"Store" expirationHandler:^{  // expect: BT004
+    task = [application beginBackgroundTaskWithName:@"Store" expirationHandler:^{  // expect: BT004 BT008
         __strong __typeof (wself) sself = wself;
         if (sself) {
             [sself cancelDownload];
@@ -80,7 +80,7 @@
 - (void)sync {
     __weak typeof(self) weakSelf = self;
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT004
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT004 BT008
         typeof(self) me = weakSelf;
         if (!me) return;
         [me cancelDownload];
@@ -93,7 +93,7 @@
 - (void)compact {
     __weak typeof(self) weakSelf = self;
     __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Compact" expirationHandler:^{  // expect: BT004
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Compact" expirationHandler:^{  // expect: BT004 BT008
         typeof(self) me = weakSelf;
         if (me) {
             [me cancelDownload];

@@ -19,7 +19,7 @@ final class FeedRefresher {
     // sample: the end is dispatched to the main queue: too late
     func prefetch() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: "Prefetch") {  // expect: BT004
+        task = app.beginBackgroundTask(withName: "Prefetch") {  // expect: BT004 BT008
             Feed.cancel()
             DispatchQueue.main.async {
                 self.app.endBackgroundTask(task)
@@ -31,7 +31,7 @@ final class FeedRefresher {
     // sample: the end is inside a Task
     func archive() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: "Archive") {  // expect: BT004
+        task = app.beginBackgroundTask(withName: "Archive") {  // expect: BT004 BT008
             Task {
                 await Archive.cancel()
                 self.app.endBackgroundTask(task)
@@ -43,7 +43,7 @@ final class FeedRefresher {
     // sample: [weak self] and guard let self bail out before the end
     func upload() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: "Upload") { [weak self] in  // expect: BT004
+        task = app.beginBackgroundTask(withName: "Upload") { [weak self] in  // expect: BT004 BT008
             guard let self else { return }
             self.cancelUpload()
             UIApplication.shared.endBackgroundTask(task)
@@ -54,7 +54,7 @@ final class FeedRefresher {
     // sample: a same-file helper reached only through self?
     func download() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: "Download") { [weak self] in  // expect: BT004
+        task = app.beginBackgroundTask(withName: "Download") { [weak self] in  // expect: BT004 BT008
             self?.stop(task)
         }
     }
@@ -62,7 +62,7 @@ final class FeedRefresher {
     // sample: guard let strongSelf = self bails out before the end
     func sync() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: "Sync") { [weak self] in  // expect: BT004
+        task = app.beginBackgroundTask(withName: "Sync") { [weak self] in  // expect: BT004 BT008
             guard let strongSelf = self else { return }
             strongSelf.cancelUpload()
             strongSelf.app.endBackgroundTask(task)
@@ -73,7 +73,7 @@ final class FeedRefresher {
     // sample: the end only inside if let self
     func compact() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: "Compact") { [weak self] in  // expect: BT004
+        task = app.beginBackgroundTask(withName: "Compact") { [weak self] in  // expect: BT004 BT008
             if let self {
                 self.cancelUpload()
                 UIApplication.shared.endBackgroundTask(task)

@@ -40,6 +40,7 @@
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 @end

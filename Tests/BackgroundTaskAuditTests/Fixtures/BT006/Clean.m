@@ -10,6 +10,7 @@
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: __block after the type
@@ -20,6 +21,7 @@
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 // sample: __block, declared and assigned in one statement
@@ -29,6 +31,7 @@
         [app endBackgroundTask:task];
         task = UIBackgroundTaskInvalid;
     }];
+    [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
 @end

@@ -12,6 +12,7 @@ final class ContactSync {
             self.app.endBackgroundTask(task)
             task = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 
     // sample: an optional var the handler does not read
@@ -41,6 +42,7 @@ final class ContactSync {
             UIApplication.shared.endBackgroundTask(task)
             task = .invalid
         }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
     }
 }
 

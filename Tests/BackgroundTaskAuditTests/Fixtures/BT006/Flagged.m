@@ -10,7 +10,7 @@ cacheTask = [[UIApplication sharedApplication] beginBackgroundTaskWithExpiration
 // sample: declared and assigned in one statement, without __block
 - (void)sync {
     UIApplication *app = [UIApplication sharedApplication];
-    UIBackgroundTaskIdentifier task = [app beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT006
+    UIBackgroundTaskIdentifier task = [app beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT006 BT008
         [app endBackgroundTask:task];
     }];
 }
@@ -19,7 +19,7 @@ cacheTask = [[UIApplication sharedApplication] beginBackgroundTaskWithExpiration
 - (void)merge {
     UIApplication *app = [UIApplication sharedApplication];
     UIBackgroundTaskIdentifier task;
-    task = [app beginBackgroundTaskWithName:@"Merge" expirationHandler:^{  // expect: BT006
+    task = [app beginBackgroundTaskWithName:@"Merge" expirationHandler:^{  // expect: BT006 BT008
         [app endBackgroundTask:task];
     }];
 }
@@ -28,7 +28,7 @@ cacheTask = [[UIApplication sharedApplication] beginBackgroundTaskWithExpiration
 - (void)prune {
     UIApplication *app = [UIApplication sharedApplication];
     UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
-    task = [app beginBackgroundTaskWithName:@"Prune" expirationHandler:^{  // expect: BT006
+    task = [app beginBackgroundTaskWithName:@"Prune" expirationHandler:^{  // expect: BT006 BT008
         if (task != UIBackgroundTaskInvalid) {
             [app endBackgroundTask:task];
         }
@@ -39,7 +39,7 @@ cacheTask = [[UIApplication sharedApplication] beginBackgroundTaskWithExpiration
 
 // sample: in a C function
 void ExportContacts(UIApplication *app) {
-    NSUInteger task = [app beginBackgroundTaskWithName:@"Export" expirationHandler:^{  // expect: BT006
+    NSUInteger task = [app beginBackgroundTaskWithName:@"Export" expirationHandler:^{  // expect: BT006 BT008
         [app endBackgroundTask:task];
     }];
 }

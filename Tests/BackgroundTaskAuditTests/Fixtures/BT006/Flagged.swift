@@ -7,7 +7,7 @@ final class ContactSync {
     // sample: an implicitly unwrapped var read by its own handler
     func sync() {
         var task: UIBackgroundTaskIdentifier!
-        task = app.beginBackgroundTask(withName: "Sync contacts") {  // expect: BT006
+        task = app.beginBackgroundTask(withName: "Sync contacts") {  // expect: BT006 BT008
             self.app.endBackgroundTask(task)
             task = .invalid
         }
@@ -16,7 +16,7 @@ final class ContactSync {
     // sample: an optional var read by its own handler
     func merge() {
         var task: UIBackgroundTaskIdentifier?
-        task = app.beginBackgroundTask(withName: "Merge contacts") {  // expect: BT006
+        task = app.beginBackgroundTask(withName: "Merge contacts") {  // expect: BT006 BT008
             if let task { self.app.endBackgroundTask(task) }
             task = nil
         }
@@ -25,7 +25,7 @@ final class ContactSync {
     // sample: a var initialized to nil
     func prune() {
         var task: UIBackgroundTaskIdentifier? = nil
-        task = app.beginBackgroundTask(withName: "Prune contacts") {  // expect: BT006
+        task = app.beginBackgroundTask(withName: "Prune contacts") {  // expect: BT006 BT008
             self.app.endBackgroundTask(task ?? .invalid)
             task = nil
         }
@@ -34,7 +34,7 @@ final class ContactSync {
     // sample: a capture list copies the value before the call assigns it
     func export() {
         var task = UIBackgroundTaskIdentifier.invalid
-        task = app.beginBackgroundTask(withName: "Export contacts") { [task] in  // expect: BT006
+        task = app.beginBackgroundTask(withName: "Export contacts") { [task] in  // expect: BT006 BT008
             self.app.endBackgroundTask(task)
         }
     }

@@ -79,3 +79,15 @@ final class Exporter {
         }
     }
 }
+
+final class LogShipper {
+    // sample: a local handed on to the work, which ends it
+    func ship(_ logs: [Log]) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Ship logs") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        Shipper.send(logs, endingTask: task)
+    }
+}

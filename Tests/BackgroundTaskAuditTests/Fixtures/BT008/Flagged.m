@@ -77,4 +77,35 @@
     [self endConnectTask];
 }
 
+// sample: a local identifier only its own handler ends; the flush never does
+- (void)flushOnBackground {
+    UIApplication *app = [UIApplication sharedApplication];
+    __block UIBackgroundTaskIdentifier flushTask = [app beginBackgroundTaskWithName:@"Flush" expirationHandler:^{  // expect: BT008
+        [app endBackgroundTask:flushTask];
+        flushTask = UIBackgroundTaskInvalid;
+    }];
+    [self.channel flushAll];
+}
+
+// sample: the ending block is kept in a property that only dealloc and the handler call
+- (void)continueInBackground {
+    __block UIBackgroundTaskIdentifier connectionTask = UIBackgroundTaskInvalid;
+    self.connectionCleanup = ^{
+        if (connectionTask != UIBackgroundTaskInvalid) {
+            [[UIApplication sharedApplication] endBackgroundTask:connectionTask];
+            connectionTask = UIBackgroundTaskInvalid;
+        }
+    };
+    connectionTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Connection" expirationHandler:^{  // expect: BT008
+        [self cancel];
+        self.connectionCleanup();
+    }];
+}
+
+- (void)dealloc {
+    if (_connectionCleanup) {
+        _connectionCleanup();
+    }
+}
+
 @end

@@ -100,3 +100,26 @@ final class ConnectionOperation {
         endConnectionTask()
     }
 }
+
+final class SessionFlusher {
+    let app = UIApplication.shared
+    var sessionTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: ended only by the handler and on the return to the foreground, never when the flush ends
+    func applicationDidEnterBackground() {
+        guard sessionTask == .invalid else { return }
+        sessionTask = app.beginBackgroundTask(withName: "Flush session") {  // expect: BT008
+            self.endSessionTask()
+        }
+        Session.flush()
+    }
+
+    func applicationWillEnterForeground() {
+        endSessionTask()
+    }
+
+    private func endSessionTask() {
+        app.endBackgroundTask(sessionTask)
+        sessionTask = .invalid
+    }
+}
