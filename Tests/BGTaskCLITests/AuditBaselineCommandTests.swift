@@ -24,6 +24,7 @@ struct AuditBaselineCommandTests {
                 UIApplication.shared.endBackgroundTask(task)
                 task = .invalid
             }
+            Feed.refresh(endingTask: task)
         }
 
         """

@@ -79,6 +79,7 @@ struct AuditCommandTests {
                     UIApplication.shared.endBackgroundTask(task)
                     task = .invalid
                 }
+                Work.run(endingTask: task)
             }
 
             """

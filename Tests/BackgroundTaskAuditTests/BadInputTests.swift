@@ -41,7 +41,7 @@ struct BadInputTests {
         let function =
             "func f() {\n    var t = UIBackgroundTaskIdentifier.invalid\n"
             + "    t = UIApplication.shared.beginBackgroundTask(withName: \"A\") {\n"
-            + "        UIApplication.shared.endBackgroundTask(t)\n        t = .invalid\n    }\n}\n"
+            + "        UIApplication.shared.endBackgroundTask(t)\n        t = .invalid\n    }\n    send(t)\n}\n"
             + String(repeating: "let x = [1, 2, 3].map { $0 * 2 }  // filler\n", count: 40)
         try folder.write("Large.swift", String(repeating: function, count: 2_000))  // about 4 MB
         let report = try await Auditor().audit(paths: [folder.path])

@@ -99,24 +99,24 @@ public struct Auditor: Sendable {
         return AuditReport(findings: findings, suppressedCount: suppressed, filesScanned: scanned, skipped: skipped)
     }
 
-    /// Runs `work` for every index in `0..<count`, one task per processor; results in index order.
+    /// Runs `work` for every index in `0..<count`, one thread per processor; results in index order.
+    ///
+    /// The work is synchronous and CPU-bound, so it runs on Dispatch's threads, not on Swift
+    /// concurrency's cooperative pool: an audit inside an app or a test run does not starve the
+    /// other tasks of the process while it reads.
     private static func inParallel<Value: Sendable>(
         _ count: Int,
         _ work: @escaping @Sendable (Int) -> Value
     ) async -> [Value] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count))
-        return await withTaskGroup(of: [(Int, Value)].self) { group in
-            for worker in 0..<workers {
-                group.addTask {
-                    var values: [(Int, Value)] = []
-                    for index in stride(from: worker, to: count, by: workers) { values.append((index, work(index))) }
-                    return values
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                let results = ParallelResults<Value>(count: count)
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    for index in stride(from: worker, to: count, by: workers) { results.store(work(index), at: index) }
                 }
+                continuation.resume(returning: results.values)
             }
-            var all: [(Int, Value)] = []
-            all.reserveCapacity(count)
-            for await values in group { all += values }
-            return all.sorted { $0.0 < $1.0 }.map(\.1)
         }
     }
 

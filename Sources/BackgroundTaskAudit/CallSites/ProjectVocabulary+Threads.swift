@@ -50,19 +50,17 @@ extension ProjectVocabulary {
         for index in range where syntax.tokens[index].kind == .identifier {
             guard let next = syntax.token(index + 1), let previous = syntax.token(index - 1) else { continue }
             let name = syntax.tokens[index].text
-            let lowered = name.lowercased()
-            let isSpecific = lowered.contains("task") || lowered.contains("background")
             if syntax.isSwift {
                 guard next.is("("), !previous.isIdentifier("func") else { continue }
                 let onSelf = !previous.is(".") || syntax.token(index - 2)?.isIdentifier("self") == true
-                if onSelf || isSpecific { calls.append((index, name)) }
+                if onSelf || isPlausibleShimName(name) { calls.append((index, name)) }
             } else if next.is("(") && !previous.is(")") && !previous.is(".") {
                 calls.append((index, name))
             } else if next.is("]") || next.is(":"), previous.kind == .identifier || previous.is("]") || previous.is(")")
             {
                 // Every keyword piece counts (`onComplete:` too): a function is looked up by its first.
                 let onSelf = previous.isIdentifier("self")
-                if onSelf || isSpecific || next.is(":") { calls.append((index, name)) }
+                if onSelf || next.is(":") || isPlausibleShimName(name) { calls.append((index, name)) }
             }
         }
         return calls

@@ -5,6 +5,7 @@
 final class ThreadPlaces {
     private let analysis: FileAnalysis
     private var occurrences: [String: [Int]]?
+    private var callCache: [String: [Int]] = [:]
 
     private static let queueCalls: Set<String> = [
         "async", "dispatch_async", "addOperation", "addOperationWithBlock", "dispatch_group_async",
@@ -137,6 +138,13 @@ final class ThreadPlaces {
     /// Calls of a same-file function on the same object: `name(`, `self.name(`, `[self name]`,
     /// `[self name:`, `name(…)` in C; not `other.name(` or `[other name]`, which are other objects'.
     private func callsOf(_ name: String) -> [Int] {
+        if let cached = callCache[name] { return cached }
+        let calls = findCalls(of: name)
+        callCache[name] = calls
+        return calls
+    }
+
+    private func findCalls(of name: String) -> [Int] {
         let syntax = analysis.syntax
         if occurrences == nil {
             var index: [String: [Int]] = [:]
