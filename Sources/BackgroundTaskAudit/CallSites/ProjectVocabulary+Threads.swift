@@ -61,6 +61,12 @@ extension ProjectVocabulary {
                 // Every keyword piece counts (`onComplete:` too): a function is looked up by its first.
                 let onSelf = previous.isIdentifier("self")
                 if onSelf || next.is(":") || isPlausibleShimName(name) { calls.append((index, name)) }
+                // A class method: `[Downloader start]` is also recorded as `Downloader.start`.
+                if previous.kind == .identifier, previous.text.first?.isUppercase == true,
+                    syntax.token(index - 2)?.is("[") == true
+                {
+                    calls.append((index, previous.text + "." + name))
+                }
             }
         }
         return calls

@@ -289,7 +289,7 @@ struct FileAnalysis {
         if syntax.isSwift {
             for scope in syntax.scopeChain(from: syntax.scopes[function].parent)
             where syntax.scopes[scope].kind == .type {
-                return syntax.scopes[scope].name
+                return swiftTypeName(of: scope) ?? syntax.scopes[scope].name
             }
             return nil
         }
@@ -300,6 +300,31 @@ struct FileAnalysis {
             }
             if syntax.tokens[position].text == "@end" { return nil }
             position -= 1
+        }
+        return nil
+    }
+
+    /// The last component of a Swift type's name: `UploadTaskInfo` for
+    /// `extension SegmentDestination.UploadTaskInfo {`.
+    private func swiftTypeName(of scope: Int) -> String? {
+        var position = syntax.scopes[scope].open - 1
+        var steps = 0
+        while position >= 0, steps < 64 {
+            let token = syntax.tokens[position]
+            if token.kind == .identifier,
+                ["class", "struct", "enum", "extension", "actor", "protocol"].contains(token.text)
+            {
+                var name: String?
+                var cursor = position + 1
+                while let part = syntax.token(cursor), part.kind == .identifier || part.is(".") {
+                    if part.kind == .identifier { name = part.text }
+                    cursor += 1
+                }
+                return name
+            }
+            if token.is("}") || token.is(";") { return nil }
+            position -= 1
+            steps += 1
         }
         return nil
     }

@@ -31,8 +31,16 @@ final class ThreadPlaces {
         else { return nil }
         if analysis.isOperationEntryPoint(function) { return "in an operation's `\(full)`" }
         let name = String(full.prefix { $0 != ":" })
+        let owner = analysis.enclosingClassName(of: function)
         if analysis.vocabulary.offMainFunctions.contains(name) {
             return "`\(name)` is called on a queue in the code base"
+        }
+        // `[Downloader start]` on a queue; `UploadTaskInfo(…)` on a queue runs its `init`.
+        if let owner, analysis.vocabulary.offMainFunctions.contains(owner + "." + name) {
+            return "`\(owner) \(name)` is called on a queue in the code base"
+        }
+        if name == "init", let owner, analysis.vocabulary.offMainFunctions.contains(owner) {
+            return "`\(owner)` is made on a queue in the code base"
         }
         var calls = 0
         var onQueue: String?
@@ -65,6 +73,14 @@ final class ThreadPlaces {
         return nil
     }
 
+    /// A project's own queue runner, by name: `runOnBackgroundQueue`, `performOnQueue`, `dispatchInBackground`.
+    static func isQueueRunnerName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        guard !lowered.contains("main") else { return false }
+        return lowered.contains("backgroundqueue") || lowered.hasSuffix("onqueue") || lowered.hasSuffix("inbackground")
+            || lowered.hasSuffix("backgroundthread")
+    }
+
     /// Whether the closure is handed to a queue (and not the main queue's).
     func isQueueClosure(_ scope: Int) -> Bool {
         queueCall(of: scope) != nil && !targetsMainQueue(closure: scope)
@@ -74,7 +90,7 @@ final class ThreadPlaces {
     private func queueCall(of scope: Int) -> String? {
         switch analysis.timing(ofClosure: scope) {
         case .asynchronous(let call), .unknown(let call?):
-            if Self.queueCalls.contains(call) { return call }
+            if Self.queueCalls.contains(call) || Self.isQueueRunnerName(call) { return call }
             // Objective-C `[session dataTaskWithRequest:r completionHandler:^{ … }]`: the selector decides.
             guard !analysis.syntax.isSwift, let selector = messageSelector(around: syntax.scopes[scope].open) else {
                 return nil

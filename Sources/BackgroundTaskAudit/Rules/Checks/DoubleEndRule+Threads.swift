@@ -30,6 +30,12 @@ extension DoubleEndRule {
             )
             let reached = ends.filter { end in
                 if region.contains(end) { return true }
+                // In a local block the handler calls: `dispatch_block_t done = ^{ … }; … ^{ done(); }`.
+                if calledHelpers.contains(where: { name in
+                    analysis.localClosures[name]?.contains { syntax.scopes[$0].contains(end) } == true
+                }) {
+                    return true
+                }
                 guard let function = syntax.namedFunction(containing: end), let name = syntax.scopes[function].name
                 else { return false }
                 return calledHelpers.contains(String(name.prefix { $0 != ":" }))

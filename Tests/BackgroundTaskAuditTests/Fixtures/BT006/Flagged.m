@@ -76,3 +76,34 @@ void ExportContacts(UIApplication *app) {
 }
 
 @end
+
+@implementation CacheTask
+
+// sample: a class method that begins, called from a cache queue as [CacheTask start]
++ (instancetype)start {
+    CacheTask *task = [[self alloc] init];
+    task.taskID = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Cache" expirationHandler:^{  // expect: BT006
+        [[UIApplication sharedApplication] endBackgroundTask:task.taskID];
+        task.taskID = UIBackgroundTaskInvalid;
+    }];
+    return task;
+}
+
+- (void)end {
+    [[UIApplication sharedApplication] endBackgroundTask:self.taskID];
+    self.taskID = UIBackgroundTaskInvalid;
+}
+
+@end
+
+@implementation DiskCache
+
+- (void)trim {
+    dispatch_async(self.queue, ^{
+        CacheTask *task = [CacheTask start];
+        [self trimToSize];
+        [task end];
+    });
+}
+
+@end

@@ -80,3 +80,27 @@ final class Uploader {
         }
     }
 }
+
+struct UploadInfo {
+    var cleanup: (() -> Void)?
+
+    // sample: an initializer that begins, run on a queue where the upload completes
+    init(app: UIApplication) {
+        var identifier = UIBackgroundTaskIdentifier.invalid
+        identifier = app.beginBackgroundTask(withName: "Upload info") {  // expect: BT006
+            app.endBackgroundTask(identifier)
+        }
+        cleanup = { app.endBackgroundTask(identifier) }  // expect: BT007
+    }
+}
+
+final class UploadSession {
+    let session = URLSession.shared
+
+    func send(_ request: URLRequest) {
+        session.dataTask(with: request) { _, _, _ in
+            let info = UploadInfo(app: .shared)
+            info.cleanup?()
+        }.resume()
+    }
+}

@@ -90,4 +90,41 @@
     }];
 }
 
+// sample: a local block called by the handler and at the end of the work on the queue
+- (void)uploadTarget {
+    __block UIBackgroundTaskIdentifier uploadID = UIBackgroundTaskInvalid;
+    dispatch_block_t finishUpload = ^{
+        if (uploadID != UIBackgroundTaskInvalid) {
+            [[UIApplication sharedApplication] endBackgroundTask:uploadID];  // expect: BT007
+            uploadID = UIBackgroundTaskInvalid;
+        }
+    };
+    dispatch_async(self.uploadQueue, ^{
+        uploadID = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{  // expect: BT006
+            finishUpload();
+        }];
+        [self uploadAll];
+        finishUpload();
+    });
+}
+
+// sample: the project's own queue runner, by name
+- (void)enterBackground {
+    [self endLogTaskIfNeeded];
+    self.logTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Logs" expirationHandler:^{
+        [self endLogTaskIfNeeded];
+    }];
+    [self runOnBackgroundQueue:^{
+        [self uploadLogs];
+        [self endLogTaskIfNeeded];
+    }];
+}
+
+- (void)endLogTaskIfNeeded {
+    if (self.logTask != UIBackgroundTaskInvalid) {
+        [[UIApplication sharedApplication] endBackgroundTask:self.logTask];  // expect: BT007
+        self.logTask = UIBackgroundTaskInvalid;
+    }
+}
+
 @end
