@@ -66,8 +66,16 @@ enum LateEndRule: RuleChecking {
                 analysis.mentions($0, in: (region.open + 1)..<region.close)
             }
         )
-        guard !weakNames.isEmpty else { return nil }
         let guarded = withStrongAliases(weakNames, handler: handler, in: analysis)
+        if let condition = oneBranchCondition(site, ends: synchronous, handler: handler, weak: guarded, analysis) {
+            return RuleHit(
+                token: site.nameToken,
+                message: "The expiration handler ends the task only when `\(condition)`: on expiry with that false "
+                    + "the handler returns, the task is still running and \(RuleText.terminated). End the task "
+                    + "on every path of the handler, or use SafeBackgroundTask, which ends it after your cleanup."
+            )
+        }
+        guard !weakNames.isEmpty else { return nil }
         let bailsOut = synchronous.allSatisfy {
             canBailOut(before: $0, handler: handler, weakNames: guarded, ends: synchronous, in: analysis)
         }
@@ -126,6 +134,43 @@ enum LateEndRule: RuleChecking {
         return analysis.enclosingConditions(of: token, within: handler).contains {
             analysis.mentionsAny(weakNames, in: $0)
         }
+    }
+
+    /// The condition that every synchronous end is behind, when each is inside an `if` whose
+    /// condition is about something other than the task itself (`if task != .invalid` is fine) or a
+    /// weak reference (checked separately), and none is in an `else` branch.
+    private static func oneBranchCondition(
+        _ site: CallSite,
+        ends: [Int],
+        handler: Int,
+        weak: Set<String>,
+        _ analysis: FileAnalysis
+    ) -> String? {
+        let syntax = analysis.syntax
+        let identifier = analysis.binding(of: site)?.name
+        var found: Range<Int>?
+        for end in ends {
+            let inElse = syntax.scopeChain(from: syntax.scope(containing: end)).contains { scope in
+                syntax.scope(scope, isWithin: handler) && scope != handler && syntax.scopes[scope].kind == .control
+                    && syntax.scopes[scope].name == "else"
+            }
+            guard !inElse else { return nil }
+            let conditions = analysis.enclosingConditions(of: end, within: handler).filter { condition in
+                let aboutTask =
+                    identifier.map { name in
+                        condition.contains {
+                            syntax.tokens[$0].kind == .identifier
+                                && syntax.tokens[$0].text.drop(while: { $0 == "_" }) == name
+                        }
+                    } ?? false
+                return !aboutTask && !analysis.mentionsAny(weak, in: condition)
+            }
+            guard let condition = conditions.first else { return nil }
+            found = found ?? condition
+        }
+        guard let found else { return nil }
+        let text = syntax.text(found).trimmingCharacters(in: ["(", ")"])
+        return text.count > 60 ? String(text.prefix(57)) + "…" : text
     }
 
     /// The weak names plus the names the handler assigns from them:

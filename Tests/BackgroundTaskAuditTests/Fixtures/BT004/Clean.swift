@@ -165,3 +165,34 @@ final class Flusher {
         app.beginBackgroundTask(withName: "Shim") { handler?() }
     }
 }
+
+final class BranchingUploader {
+    var isUploading = false
+
+    // sample: both branches of the if end the task
+    func upload() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+            if self.isUploading {
+                Uploader.cancel()
+                UIApplication.shared.endBackgroundTask(task)
+            } else {
+                UIApplication.shared.endBackgroundTask(task)
+            }
+            task = .invalid
+        }
+        Uploader.start(endingTask: task)
+    }
+
+    // sample: the if is about the task itself
+    func refresh() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Refresh") {
+            if task != .invalid {
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+        Feed.refresh(endingTask: task)
+    }
+}

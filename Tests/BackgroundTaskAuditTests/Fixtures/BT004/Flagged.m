@@ -107,4 +107,14 @@
     [[UIApplication sharedApplication] endBackgroundTask:task];
 }
 
+// sample: ends only when a flag is set, in a braceless if
+- (void)syncInBackground {
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sync" expirationHandler:^{  // expect: BT004
+        if (self.syncing)
+            [[UIApplication sharedApplication] endBackgroundTask:task];
+    }];
+    [self.syncer syncEndingTask:task];
+}
+
 @end

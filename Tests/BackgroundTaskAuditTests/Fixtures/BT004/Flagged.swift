@@ -117,3 +117,20 @@ final class CacheCleaner {
         Uploader.upload { _ in UIApplication.shared.endBackgroundTask(task) }
     }
 }
+
+final class ConditionalUploader {
+    var isUploading = false
+
+    // sample: the handler ends the task only inside one branch of an if
+    func upload() {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {  // expect: BT004
+            if self.isUploading {
+                Uploader.cancel()
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+        Uploader.start(endingTask: task)
+    }
+}
