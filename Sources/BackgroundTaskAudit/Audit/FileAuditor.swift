@@ -123,7 +123,7 @@ enum FileAuditor {
                         path: path,
                         location: token.location,
                         function: analysis.functionName(at: hit.token),
-                        message: hit.message
+                        message: hit.message + " (more: bgtask audit --explain \(rule.id))"
                     )
                 )
             }

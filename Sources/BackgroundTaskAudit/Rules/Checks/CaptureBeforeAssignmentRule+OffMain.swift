@@ -29,11 +29,9 @@ extension CaptureBeforeAssignmentRule {
             hits.append(
                 RuleHit(
                     token: site.nameToken,
-                    message: "Begun off the main thread (\(queue)) and stored in `\(binding.written)` only after "
-                        + "the call returns, while the handler reads it on the main thread: with little time left "
-                        + "the handler runs first, ends the old value and the new task leaks until "
-                        + "\(RuleText.terminated). Begin on the main thread, or use SafeBackgroundTask, whose "
-                        + "handler never needs the identifier."
+                    message:
+                        "Begun off the main thread (\(queue)), `\(binding.written)` is stored after the call returns: "
+                        + "an immediate expiry ends the old value and iOS kills the app (0x8badf00d); begin on main, or use SafeBackgroundTask."
                 )
             )
         }

@@ -28,10 +28,9 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
                 if analysis.valueCaptures(of: handler).contains(name) {
                     return RuleHit(
                         token: site.nameToken,
-                        message: "The handler's capture list copies `\(name)` before this call has assigned it: the "
-                            + "handler ends the old value (nil or .invalid), the real task leaks, and "
-                            + "\(RuleText.terminated). Remove `\(name)` from the capture list, or use "
-                            + "SafeBackgroundTask, which captures the identifier for you."
+                        message:
+                            "The capture list copies `\(name)` before this call assigns it: the handler ends the old "
+                            + "value, the task leaks and iOS kills the app (0x8badf00d); drop it from the capture list, or use SafeBackgroundTask."
                     )
                 }
                 guard case .local = binding.storage, binding.isOptional, analysis.mentions(name, in: body) else {
@@ -39,11 +38,9 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
                 }
                 return RuleHit(
                     token: site.nameToken,
-                    message: "The handler reads `\(name)`, an optional or implicitly unwrapped var that this very "
-                        + "call assigns: when the handler runs before beginBackgroundTask returns (a task begun off "
-                        + "the main thread with little time left) it is still nil, so the `!` traps or the end is "
-                        + "skipped and the task leaks until \(RuleText.terminated). Use SafeBackgroundTask, which "
-                        + "captures the identifier without that race."
+                    message:
+                        "The handler reads `\(name)`, which this call assigns: if it runs before the call returns (begun "
+                        + "off main, little time left) the end is skipped and iOS kills the app (0x8badf00d); use SafeBackgroundTask."
                 )
             }
             guard case .local = binding.storage, !binding.isBlockQualified, analysis.mentions(name, in: body) else {
@@ -51,11 +48,9 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
             }
             return RuleHit(
                 token: site.nameToken,
-                message: "The handler block captures `\(name)` without __block, so it keeps the value the "
-                    + "variable had before this call assigned it (UIBackgroundTaskInvalid, or an uninitialized "
-                    + "value when it is declared in this statement): on expiry it ends the wrong identifier, "
-                    + "the real task leaks and \(RuleText.terminated). Declare it `__block UIBackgroundTaskIdentifier "
-                    + "\(name)`, or use SafeBackgroundTask, which captures the identifier for you."
+                message:
+                    "The handler block captures `\(name)` without __block: it ends the value from before this call, "
+                    + "the task leaks and iOS kills the app (0x8badf00d); declare it `__block`, or use SafeBackgroundTask."
             )
         }
     }

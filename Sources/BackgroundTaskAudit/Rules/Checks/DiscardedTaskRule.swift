@@ -32,9 +32,8 @@ enum DiscardedTaskRule: RuleChecking {
             hits.append(
                 RuleHit(
                     token: index,
-                    message: "\(face) discarded as soon as it is begun: it ends at once, before the work, which then "
-                        + "runs without background time. Keep it in a named let and end it when the work is done "
-                        + "(\(example)), or use withBackgroundTask(\"Save\") { … }."
+                    message: "\(face) discarded as soon as it is begun: it ends before the work, which runs without "
+                        + "background time; keep it until the work is done (\(example)) or use withBackgroundTask."
                 ))
         }
         return hits

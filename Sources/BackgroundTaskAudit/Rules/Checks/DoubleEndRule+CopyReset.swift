@@ -35,10 +35,9 @@ extension DoubleEndRule {
             hits.append(
                 RuleHit(
                     token: reset,
-                    message: "The handler ends its own copy `\(binding.written)` but resets `\(copy)`, which by then "
-                        + "may hold a newer task's identifier: that task can no longer be ended through it and runs "
-                        + "until \(RuleText.terminated). Reset only what this handler ended, or use "
-                        + "BackgroundTaskManager to track several tasks."
+                    message:
+                        "The handler ends its copy `\(binding.written)` but resets `\(copy)`, which may hold a newer "
+                        + "task by then: that task can no longer be ended; reset only what it ended, or use BackgroundTaskManager."
                 )
             )
         }

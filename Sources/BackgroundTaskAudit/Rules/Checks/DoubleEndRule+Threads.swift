@@ -64,11 +64,9 @@ extension DoubleEndRule {
                 hits.append(
                     RuleHit(
                         token: end,
-                        message: "`\(binding.written)` is ended here on a queue (\(place)) and \(other), with no lock "
-                            + "between them: both can read the same valid identifier before either resets it, so the "
-                            + "task is ended twice or a newer task's identifier is wiped out. Check, end and reset "
-                            + "under one lock or on one serial queue, or use SafeBackgroundTask, whose end() is "
-                            + "atomic and idempotent."
+                        message:
+                            "`\(binding.written)` is ended here on a queue (\(place)) and \(other), with no lock: both can "
+                            + "end the same identifier; check, end and reset under one lock, or use SafeBackgroundTask."
                     )
                 )
             }

@@ -74,12 +74,9 @@ enum DoubleEndRule: RuleChecking {
             hits.append(
                 RuleHit(
                     token: pair.second,
-                    message: "`\(binding.written)` is ended here and on line \(otherLine) without being reset to "
-                        + "invalid: when both paths run, the second end logs \"Can't end BackgroundTask: no "
-                        + "background task exists with identifier …\" or ends a newer task that reused the variable, "
-                        + "which then loses its protection. Set it to .invalid (UIBackgroundTaskInvalid) right after "
-                        + "each end, or use SafeBackgroundTask, whose end() is idempotent, or ScopedBackgroundTask, "
-                        + "which cannot be ended twice."
+                    message:
+                        "`\(binding.written)` is ended here and on line \(otherLine) without a reset: the second end hits a "
+                        + "stale or newer task; set it to .invalid after each end, or use SafeBackgroundTask."
                 )
             )
         }

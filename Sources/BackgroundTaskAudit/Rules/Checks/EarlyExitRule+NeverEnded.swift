@@ -75,9 +75,8 @@ extension EarlyExitRule {
     private static func neverEndedHit(_ site: CallSite, _ shape: String) -> RuleHit {
         RuleHit(
             token: site.nameToken,
-            message: "\(shape): when the work finishes nothing ends it, so the app holds its background "
-                + "assertion for all of its remaining time on every run. End it where the work completes, or use "
-                + "withBackgroundTask(_:), which ends it when the body returns."
+            message: "\(shape): when the work finishes nothing ends it, so it holds the app's background time "
+                + "until expiry; end it where the work completes, or use withBackgroundTask."
         )
     }
 

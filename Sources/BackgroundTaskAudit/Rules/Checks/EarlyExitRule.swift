@@ -42,11 +42,8 @@ enum EarlyExitRule: RuleChecking {
                 hits.append(
                     RuleHit(
                         token: index,
-                        message: "This `\(kind)`\(name) between the begin on line \(beginLine) and the end on line "
-                            + "\(endLine) without ending the task (best-effort check): on this path the task stays "
-                            + "open until it expires, and unless the handler ends it \(RuleText.terminated). End the "
-                            + "task before leaving (or in a defer), or use withBackgroundTask(_:) or "
-                            + "ScopedBackgroundTask, which end on every path."
+                        message: "This `\(kind)`\(name) between the begin (line \(beginLine)) and the end (line "
+                            + "\(endLine)) without ending the task: it runs to expiry; end it first, or use withBackgroundTask."
                     )
                 )
             }

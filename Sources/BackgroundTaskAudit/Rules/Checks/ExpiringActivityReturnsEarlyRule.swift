@@ -67,10 +67,7 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
             return RuleHit(
                 token: site.nameToken,
                 message: "The performExpiringActivity block hands its work to \(via) (line \(line)) and returns: the "
-                    + "assertion ends when the block returns, so the process can be suspended mid-work. Keep the "
-                    + "block running until the work is done (wait on a semaphore the work signals; handle "
-                    + "expired == true), or use withBackgroundTask(_:) or SafeBackgroundTask with the "
-                    + ".expiringActivity backend, which keeps the block parked until the task ends."
+                    + "process can be suspended mid-work; wait in the block for the work, or use withBackgroundTask."
             )
         }
     }

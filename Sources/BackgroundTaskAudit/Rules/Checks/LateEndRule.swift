@@ -35,10 +35,9 @@ enum LateEndRule: RuleChecking {
         guard !endTokens.isEmpty else {
             return RuleHit(
                 token: site.nameToken,
-                message: "The expiration handler never ends the task: on expiry iOS waits for an end that never "
-                    + "comes and \(RuleText.terminated). Call endBackgroundTask synchronously in the handler, or "
-                    + "use SafeBackgroundTask.begin(_:onExpiration:), which runs your cleanup and then ends the "
-                    + "task for you."
+                message:
+                    "The expiration handler never ends the task: on expiry iOS kills the app (0x8badf00d); end it synchronously "
+                    + "in the handler, or use SafeBackgroundTask."
             )
         }
         var synchronous: [Int] = []
@@ -55,10 +54,9 @@ enum LateEndRule: RuleChecking {
             let line = deferred.map { " (line \(syntax.tokens[$0.token].line))" } ?? ""
             return RuleHit(
                 token: site.nameToken,
-                message: "The expiration handler ends the task only later, \(via)\(line): by then the handler has "
-                    + "returned, the task still counts as running and \(RuleText.terminated). End the task "
-                    + "synchronously in the handler and dispatch other work afterwards, or use SafeBackgroundTask, "
-                    + "which ends the task inside the system's handler."
+                message:
+                    "The expiration handler ends the task only later, \(via)\(line): it must end before returning, or "
+                    + "iOS kills the app (0x8badf00d); end it synchronously, or use SafeBackgroundTask."
             )
         }
         let weakNames = analysis.weakCaptures(of: handler).union(
@@ -70,9 +68,8 @@ enum LateEndRule: RuleChecking {
         if let condition = oneBranchCondition(site, ends: synchronous, handler: handler, weak: guarded, analysis) {
             return RuleHit(
                 token: site.nameToken,
-                message: "The expiration handler ends the task only when `\(condition)`: on expiry with that false "
-                    + "the handler returns, the task is still running and \(RuleText.terminated). End the task "
-                    + "on every path of the handler, or use SafeBackgroundTask, which ends it after your cleanup."
+                message: "The expiration handler ends the task only when `\(condition)`: otherwise, on expiry, "
+                    + "iOS kills the app (0x8badf00d); end it on every path, or use SafeBackgroundTask."
             )
         }
         guard !weakNames.isEmpty else { return nil }
@@ -83,10 +80,8 @@ enum LateEndRule: RuleChecking {
         let shape = syntax.isSwift ? "[weak self]" : "a __weak reference"
         return RuleHit(
             token: site.nameToken,
-            message: "The expiration handler can return without ending the task: the end is behind \(shape) "
-                + "that is nil once the owner is gone, so the task is never ended and \(RuleText.terminated). "
-                + "End an identifier the handler holds strongly, unconditionally, or use SafeBackgroundTask "
-                + "(capture the owner weakly in onExpiration; the task still ends)."
+            message: "The expiration handler ends the task only while \(shape) is alive: once the owner is gone, on "
+                + "expiry iOS kills the app (0x8badf00d); end it unconditionally, or use SafeBackgroundTask."
         )
     }
 

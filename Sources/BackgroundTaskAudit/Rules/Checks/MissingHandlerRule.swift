@@ -17,10 +17,9 @@ enum MissingHandlerRule: RuleChecking {
             }
             return RuleHit(
                 token: site.nameToken,
-                message: "\(problem): when background time runs out nothing ends the task, and "
-                    + "\(RuleText.terminated) (\"Background task still not ended after expiration handlers were "
-                    + "called\"). Give it a handler that ends the task synchronously, or use "
-                    + "SafeBackgroundTask.begin(_:onExpiration:), which ends the task on expiry after your cleanup."
+                message:
+                    "\(problem): on expiry nothing ends the task and iOS kills the app (0x8badf00d); give it a handler that ends "
+                    + "the task, or use SafeBackgroundTask."
             )
         }
     }

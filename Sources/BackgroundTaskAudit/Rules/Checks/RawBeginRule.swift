@@ -23,18 +23,15 @@ enum RawBeginRule: RuleChecking {
             if site.kind == .begin {
                 return RuleHit(
                     token: site.nameToken,
-                    message: "Raw \(spelling) outside a wrapper: this call site must end the task exactly once on "
-                        + "every path, expiry included, or \(RuleText.terminated) when background time runs out. "
-                        + "Use BackgroundTaskKit's SafeBackgroundTask.begin(_:onExpiration:), ScopedBackgroundTask "
-                        + "or withBackgroundTask(_:); if this file is your own wrapper, pass it with --allow."
+                    message:
+                        "Raw \(spelling) outside a wrapper: every path must end it exactly once, or iOS kills the app (0x8badf00d); use "
+                        + "SafeBackgroundTask or withBackgroundTask, or --allow your own wrapper."
                 )
             }
             return RuleHit(
                 token: site.nameToken,
-                message: "Raw \(spelling) outside a wrapper: the block must stay running until the work is done "
-                    + "and cope with a second, concurrent expired == true call, or the process is suspended "
-                    + "mid-work. Use withBackgroundTask(_:) or SafeBackgroundTask with BackgroundTaskKit's "
-                    + ".expiringActivity backend; if this file is your own wrapper, pass it with --allow."
+                message: "Raw \(spelling) outside a wrapper: the block must run until the work is done, or the "
+                    + "process is suspended mid-work; use withBackgroundTask, or --allow your own wrapper."
             )
         }
     }

@@ -40,18 +40,15 @@ enum StoredIdentifierRule: RuleChecking {
             if binding.storage != .property {
                 return RuleHit(
                     token: site.nameToken,
-                    message: "The task identifier is copied into `\(written)`: if this code runs again before the "
-                        + "task ends, the copy is overwritten, whatever ends the task through `\(written)` ends the "
-                        + "newer one instead, and the first runs on until its expiry. Keep one task per job in a "
-                        + "SafeBackgroundTask, or track many with BackgroundTaskManager."
+                    message: "The task identifier is copied into `\(written)`: a second run overwrites the copy, ends "
+                        + "through it hit the newer task and the first runs to expiry; use SafeBackgroundTask or BackgroundTaskManager."
                 )
             }
             return RuleHit(
                 token: site.nameToken,
-                message: "The task identifier is kept in `\(written)`: if this code runs again before the task "
-                    + "ends, the new identifier overwrites it, the first task can never be ended, and "
-                    + "\(RuleText.terminated) when it expires. Keep one task per job in a SafeBackgroundTask, or "
-                    + "track many with BackgroundTaskManager."
+                message:
+                    "The task identifier is kept in `\(written)`: a second run before the task ends overwrites it, "
+                    + "the first task leaks and iOS kills the app (0x8badf00d); use SafeBackgroundTask or BackgroundTaskManager."
             )
         }
     }

@@ -19,17 +19,16 @@ enum UnnamedTaskRule: RuleChecking {
                     : "beginBackgroundTaskWithName:@\"Upload photos\" expirationHandler:"
                 return RuleHit(
                     token: site.nameToken,
-                    message: "Unnamed background task: iOS's console warnings (\"was created over 30 seconds ago\", "
-                        + "\"still not ended after expiration handlers were called\") and termination logs cannot "
-                        + "say which code held it. Name it (\(fix)), or use SafeBackgroundTask.begin(\"Upload "
-                        + "photos\"), which takes the name first."
+                    message:
+                        "Unnamed background task: iOS's warnings and termination logs cannot say which code held it; "
+                        + "name it (\(fix)) or use SafeBackgroundTask.begin(\"Upload\")."
                 )
             case (.expiringActivity, .emptyString):
                 return RuleHit(
                     token: site.nameToken,
-                    message: "Expiring activity with an empty reason: system logs cannot say which code held it. "
-                        + "Pass a reason that names the work, or use withBackgroundTask(\"Upload photos\") with the "
-                        + ".expiringActivity backend."
+                    message:
+                        "Expiring activity with an empty reason: system logs cannot say which code held it; pass a "
+                        + "reason that names the work, or use withBackgroundTask(\"Upload\")."
                 )
             default:
                 return nil
