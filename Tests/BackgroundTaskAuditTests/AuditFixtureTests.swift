@@ -3,6 +3,9 @@ import Testing
 
 /// The fixture corpus: every rule's positives are reported on exactly the expected lines, and its
 /// negatives (correct code that looks similar) are not reported by any rule.
+// Serialized: each case is synchronous CPU work on the shared cooperative pool, which other
+// suites (the promise checker's async steps) need too.
+@Suite(.serialized)
 struct AuditFixtureTests {
     @Test("Each fixture file yields exactly the findings its expect comments list", arguments: Fixture.all)
     func fixtureYieldsExactlyTheExpectedFindings(_ fixture: Fixture) throws {

@@ -3,6 +3,9 @@ import Foundation
 import Testing
 
 /// The text and JSON forms of a report.
+// Serialized: each case is synchronous CPU work on the shared cooperative pool, which other
+// suites (the promise checker's async steps) need too.
+@Suite(.serialized)
 struct ReportFormatTests {
     private let report = AuditReport(
         findings: [

@@ -66,11 +66,18 @@ enum FileAuditor {
         case .noCalls:
             return .audited(findings: [], suppressed: 0)
         case .parsed(let syntax):
+            let plain = FileAnalysis(
+                syntax: syntax,
+                path: path,
+                isAllowedWrapperPath: configuration.isAllowedWrapper(path)
+            )
+            let vocabulary = ProjectVocabulary.collect(from: plain)
             return audit(
                 syntax: syntax,
                 path: path,
                 configuration: configuration,
-                vocabulary: ProjectVocabulary.collect(from: syntax)
+                vocabulary: vocabulary,
+                reusing: plain.knowing(vocabulary)
             )
         }
     }
@@ -80,14 +87,17 @@ enum FileAuditor {
         syntax: SourceSyntax,
         path: String,
         configuration: AuditConfiguration,
-        vocabulary: ProjectVocabulary
+        vocabulary: ProjectVocabulary,
+        reusing prepared: FileAnalysis? = nil
     ) -> Outcome {
-        let analysis = FileAnalysis(
-            syntax: syntax,
-            path: path,
-            isAllowedWrapperPath: configuration.isAllowedWrapper(path),
-            vocabulary: vocabulary
-        )
+        let analysis =
+            prepared
+            ?? FileAnalysis(
+                syntax: syntax,
+                path: path,
+                isAllowedWrapperPath: configuration.isAllowedWrapper(path),
+                vocabulary: vocabulary
+            )
         guard !analysis.sites.isEmpty || DiscardedTaskRule.mayApply(to: syntax) else {
             return .audited(findings: [], suppressed: 0)
         }

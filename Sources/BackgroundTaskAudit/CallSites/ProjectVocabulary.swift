@@ -80,12 +80,17 @@ struct ProjectVocabulary: Sendable, Equatable {
 
     /// The vocabulary one file declares.
     static func collect(from syntax: SourceSyntax) -> ProjectVocabulary {
+        collect(from: FileAnalysis(syntax: syntax, path: "", isAllowedWrapperPath: false))
+    }
+
+    /// The vocabulary one file declares, from its analysis without a vocabulary.
+    static func collect(from analysis: FileAnalysis) -> ProjectVocabulary {
+        let syntax = analysis.syntax
         var vocabulary = ProjectVocabulary()
         if syntax.isSwift { collectZeroArgumentBegin(syntax, into: &vocabulary) }
-        let analysis = FileAnalysis(syntax: syntax, path: "", isAllowedWrapperPath: false)
         vocabulary.collectThreads(from: analysis)
         vocabulary.resolveThreads()
-        let sites = CallSiteFinder.callSites(in: syntax, vocabulary: ProjectVocabulary())
+        let sites = analysis.sites
         let forwarding = ForwardedArguments(syntax: syntax)
         for site in sites where site.kind != .expiringActivity {
             if let function = syntax.namedFunction(containing: site.nameToken), let full = syntax.scopes[function].name

@@ -9,7 +9,7 @@ struct FileAnalysis {
     let expiringActivities: [CallSite]
     let isAllowedWrapperPath: Bool
     /// What the whole code base declares: shims, and which functions run on a queue.
-    let vocabulary: ProjectVocabulary
+    private(set) var vocabulary: ProjectVocabulary
     /// Each begin's binding, by the begin's name token.
     private let bindings: [Int: IdentifierBinding]
     /// End calls by the normalized name of their argument, in source order.
@@ -55,6 +55,17 @@ struct FileAnalysis {
             }
         }
         self.localClosures = localClosures
+    }
+
+    /// The same analysis, knowing more of the code base — when that cannot change its call sites
+    /// (no shims, no zero-argument `beginBackgroundTask()`); `nil` otherwise.
+    func knowing(_ vocabulary: ProjectVocabulary) -> FileAnalysis? {
+        guard vocabulary.beginShims.isEmpty, vocabulary.endShims.isEmpty, !vocabulary.declaresZeroArgumentBegin else {
+            return nil
+        }
+        var analysis = self
+        analysis.vocabulary = vocabulary
+        return analysis
     }
 
     func binding(of site: CallSite) -> IdentifierBinding? {
