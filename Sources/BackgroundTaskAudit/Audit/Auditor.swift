@@ -101,21 +101,23 @@ public struct Auditor: Sendable {
 
     /// Runs `work` for every index in `0..<count`, one thread per processor; results in index order.
     ///
-    /// The work is synchronous and CPU-bound, so it runs on Dispatch's threads, not on Swift
-    /// concurrency's cooperative pool: an audit inside an app or a test run does not starve the
-    /// other tasks of the process while it reads.
+    /// The work is synchronous and CPU-bound, so it runs on threads of its own — neither on Swift
+    /// concurrency's cooperative pool nor on Dispatch's shared global queues, which other code of the
+    /// process (an app's queues, a test run's other tests) may need while the audit reads.
     private static func inParallel<Value: Sendable>(
         _ count: Int,
         _ work: @escaping @Sendable (Int) -> Value
     ) async -> [Value] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count))
+        let results = ParallelResults<Value>(count: count, workers: workers)
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                let results = ParallelResults<Value>(count: count)
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for worker in 0..<workers {
+                let thread = Thread {
                     for index in stride(from: worker, to: count, by: workers) { results.store(work(index), at: index) }
+                    if results.workerFinished() { continuation.resume(returning: results.values) }
                 }
-                continuation.resume(returning: results.values)
+                thread.stackSize = 8 << 20
+                thread.start()
             }
         }
     }

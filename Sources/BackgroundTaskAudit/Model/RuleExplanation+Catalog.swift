@@ -242,8 +242,11 @@ extension RuleExplanation {
         finds: """
             A task identifier kept anywhere other than a local of the enclosing functions and
             closures: self.x, a property of the type, _x or self->_x, another object's property, a
-            global, or a stored property or global initialised by the begin call itself. An await
-            or try in front of the call does not hide the assignment.
+            global, or a local copied into one of those after the begin. An await or try in front of
+            the call does not hide the assignment. Silent where a second begin cannot overwrite a
+            live identifier: in an initializer or an operation's start/main, behind an "already
+            started" check of the same variable, after the same function ended the old task, or on
+            entering the background when the return to the foreground ends it.
             """,
         onDevice: """
             If the code runs again before the first task is ended, the second begin overwrites the
@@ -298,8 +301,11 @@ extension RuleExplanation {
         finds: """
             A handler that uses the identifier its own begin call is about to return, in a way that
             reads it before the assignment: an Objective-C block that captures a local by value (no
-            __block), a Swift capture list ([task]), or an implicitly unwrapped or optional Swift
-            variable that is still nil when the handler runs.
+            __block, also in a #define), a Swift capture list ([task]), or an implicitly unwrapped or
+            optional Swift variable that is still nil when the handler runs. And any identifier
+            stored after the begin returns and read by the handler when the begin runs off the main
+            thread: in a closure handed to a queue, in an operation's start/main, or in a function
+            the code base calls from such a place (followed across files, three calls deep).
             """,
         onDevice: """
             The handler ends UIBackgroundTaskInvalid (or traps on nil) instead of the real task,
@@ -356,7 +362,10 @@ extension RuleExplanation {
             identifier is ended elsewhere too; ends in two different functions when one of them
             does not reset; or one end after an unreset one in the same function with no return,
             throw, break or other case between them. A reset after a synchronous closure counts
-            for the end inside it.
+            for the end inside it; so does a reset to a project's own constant named ...Invalid.
+            Also: an end on a queue of an identifier the handler (on the main thread) also ends,
+            with no lock around the queue side; and a handler that ends its local copy but resets
+            the property the copy was stored in.
             """,
         onDevice: """
             The second end logs "Can't end BackgroundTask: no background task exists with
@@ -425,7 +434,10 @@ extension RuleExplanation {
             try!, and not inside do), that leaves a function or closure containing that end, unless
             the exit's own block ended the task first. A defer that ends the task, registered before
             the exit, covers it. The message names what the exit leaves, such as a
-            guard let self else { return } in a completion closure after [weak self].
+            guard let self else { return } in a completion closure after [weak self]. Also, at the
+            begin: a task only its own expiration handler ends (nothing ends it when the work
+            finishes), or one ended otherwise only in dealloc/deinit or on the return to the
+            foreground.
             """,
         onDevice: """
             On that path the task stays open until it expires. If the handler does not end it then,

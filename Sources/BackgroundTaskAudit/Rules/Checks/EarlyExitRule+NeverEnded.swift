@@ -10,7 +10,7 @@
 /// by its handler when nothing outside the handler mentions it after the begin.
 extension EarlyExitRule {
     /// Where an end runs from, followed up through same-file callers.
-    private enum EndContext: Hashable {
+    fileprivate enum EndContext: Hashable {
         case handler, foreground, teardown, elsewhere
     }
 
@@ -45,6 +45,7 @@ extension EarlyExitRule {
             }
             let counts = localCounts ?? [:]
             var contexts: Set<EndContext> = []
+            let cache = CallerContexts()
             for end in analysis.ends(of: binding).map(\.nameToken) {
                 contexts.formUnion(
                     context(
@@ -53,6 +54,7 @@ extension EarlyExitRule {
                         skipping: (beginFunction, site.start),
                         depth: 0,
                         localCounts: counts,
+                        cache: cache,
                         analysis
                     )
                 )
@@ -158,6 +160,7 @@ extension EarlyExitRule {
         skipping oldTaskEnd: (function: Int?, before: Int),
         depth: Int,
         localCounts: [String: Int],
+        cache: CallerContexts,
         _ analysis: FileAnalysis
     ) -> Set<EndContext> {
         let syntax = analysis.syntax
@@ -170,6 +173,8 @@ extension EarlyExitRule {
         let lowered = full.lowercased()
         if lowered.contains("enterforeground") || lowered.contains("becomeactive") { return [.foreground] }
         guard depth < 4, syntax.scopes[function].kind == .function else { return [.elsewhere] }
+        if let known = cache.byFunction[function] { return known }
+        cache.byFunction[function] = []  // a call cycle adds nothing
         let name = String(full.prefix { $0 != ":" })
         let calls = callsOf(name, outside: function, analysis)
         guard !calls.isEmpty else { return [.elsewhere] }
@@ -185,12 +190,20 @@ extension EarlyExitRule {
                     skipping: oldTaskEnd,
                     depth: depth + 1,
                     localCounts: localCounts,
+                    cache: cache,
                     analysis
                 )
             )
             if contexts.contains(.elsewhere) { break }
         }
+        cache.byFunction[function] = contexts
         return contexts
+    }
+
+    /// Where each function's callers run from, for one begin (the "end the old task" exception
+    /// depends on the begin).
+    final class CallerContexts {
+        fileprivate var byFunction: [Int: Set<EndContext>] = [:]
     }
 
     /// Whether only this file can call the function: Swift `private` / `fileprivate`; Objective-C
