@@ -165,7 +165,7 @@ def main():
             for f in findings
             if abs(f["line"] - row["line"]) <= NEAR
             or f["function"] in functions
-            or (variable and re.search(r"`[^`]*\b" + re.escape(variable) + r"`", f["message"]))
+            or (variable and re.search(r"`(?:[^`]*[^A-Za-z0-9_])?_*" + re.escape(variable) + r"`", f["message"]))
         ]
         rules = {f["rule"] for f in nearby}
         if row["labels"] == "safe":

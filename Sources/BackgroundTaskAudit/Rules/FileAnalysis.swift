@@ -263,12 +263,25 @@ struct FileAnalysis {
         for index in (region.open + 1)..<region.close where syntax.tokens[index].kind == .identifier {
             let token = syntax.tokens[index]
             guard helpers.contains(token.text), let next = syntax.token(index + 1) else { continue }
+            // Only calls on this object (`finish()`, `self.finish()`, `self?.finish()`, `[self finish]`,
+            // `[weakSelf finish]`): `[self.sender setEnabled:NO]` is another object's method.
+            func isOwnObject(_ receiver: Token) -> Bool {
+                receiver.kind == .identifier && receiver.text.lowercased().hasSuffix("self")
+            }
             if syntax.isSwift {
-                if next.is("("), syntax.token(index - 1)?.isIdentifier("func") != true { calls.append(index) }
-            } else if next.is("("), syntax.token(index - 1)?.is(")") != true {
-                calls.append(index)  // a block or C function: `done();`
-            } else if next.is("]") || next.is(":"), let previous = syntax.token(index - 1),
-                previous.kind == .identifier || previous.is("]") || previous.is(")")
+                guard next.is("("), syntax.token(index - 1)?.isIdentifier("func") != true else { continue }
+                if let dot = syntax.token(index - 1), dot.is(".") {
+                    var receiver = index - 2
+                    if syntax.token(receiver)?.kind == .operator { receiver -= 1 }  // `self?.`
+                    guard let owner = syntax.token(receiver), isOwnObject(owner) else { continue }
+                }
+                calls.append(index)
+            } else if next.is("("), syntax.token(index - 1)?.is(")") != true,
+                syntax.token(index - 1)?.is(".") != true || syntax.token(index - 2).map(isOwnObject) == true
+            {
+                calls.append(index)  // a block, a block property or a C function: `done();`, `self.done();`
+            } else if next.is("]") || next.is(":"), let previous = syntax.token(index - 1), isOwnObject(previous),
+                syntax.token(index - 2)?.is("[") == true
             {
                 calls.append(index)
             }

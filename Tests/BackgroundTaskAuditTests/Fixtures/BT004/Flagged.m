@@ -117,4 +117,18 @@
     [self.syncer syncEndingTask:task];
 }
 
+// sample: the handler calls another object's method that happens to share a name with this file's ending one
+- (void)flushInBackground {
+    if (self.flushTaskID != UIBackgroundTaskInvalid) return;
+    self.flushTaskID = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Flush" expirationHandler:^{  // expect: BT004
+        [self.sender stopFlushing];
+    }];
+    [self.sender flushWithCompletion:^{ [self stopFlushing]; }];
+}
+
+- (void)stopFlushing {
+    [[UIApplication sharedApplication] endBackgroundTask:self.flushTaskID];
+    self.flushTaskID = UIBackgroundTaskInvalid;
+}
+
 @end
