@@ -30,6 +30,43 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
     ]
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        dispatchHits(in: analysis) + timedWaitHits(in: analysis)
+    }
+
+    /// A wait with a finite timeout in the block (`dispatch_semaphore_wait(s, dispatch_time(…, 30 s))`,
+    /// `semaphore.wait(timeout: .now() + 30)`): when it times out the block returns, and the
+    /// assertion with it, whether or not the work is done.
+    private static func timedWaitHits(in analysis: FileAnalysis) -> [RuleHit] {
+        let syntax = analysis.syntax
+        var hits: [RuleHit] = []
+        for site in analysis.expiringActivities {
+            guard let block = analysis.handlerScope(of: site) else { continue }
+            let region = syntax.scopes[block]
+            for index in (region.open + 1)..<region.close where syntax.tokens[index].kind == .identifier {
+                let name = syntax.tokens[index].text
+                guard waits.contains(name), syntax.token(index + 1)?.is("(") == true,
+                    let close = syntax.partner(of: index + 1)
+                else { continue }
+                let arguments = syntax.text((index + 2)..<close)
+                let timed =
+                    (name == "dispatch_semaphore_wait" || name == "dispatch_group_wait")
+                    ? arguments.contains(",") && !arguments.contains("DISPATCH_TIME_FOREVER")
+                    : arguments.hasPrefix("timeout:") || arguments.hasPrefix("wallTimeout:")
+                guard timed, !arguments.contains("distantFuture") else { continue }
+                hits.append(
+                    RuleHit(
+                        token: index,
+                        message: "The performExpiringActivity block waits with a timeout (line "
+                            + "\(syntax.tokens[index].line)): when it times out the block returns and the process can "
+                            + "be suspended mid-work; wait without a timeout (until expired), or use withBackgroundTask."
+                    )
+                )
+            }
+        }
+        return hits
+    }
+
+    private static func dispatchHits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
         return analysis.expiringActivities.compactMap { site in
             guard let block = analysis.handlerScope(of: site) else { return nil }

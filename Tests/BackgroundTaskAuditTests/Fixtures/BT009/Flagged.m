@@ -45,4 +45,15 @@
     }];
 }
 
+// sample: waits for the work with a 30-second timeout, then returns
+- (void)uploadOnWatch {
+    dispatch_semaphore_t done = dispatch_semaphore_create(0);
+    [self.uploader uploadWithCompletion:^{ dispatch_semaphore_signal(done); }];
+    [[NSProcessInfo processInfo] performExpiringActivityWithReason:@"Upload" usingBlock:^(BOOL expired) {
+        if (!expired) {
+            dispatch_semaphore_wait(done, dispatch_time(DISPATCH_TIME_NOW, 30 * NSEC_PER_SEC));  // expect: BT009
+        }
+    }];
+}
+
 @end

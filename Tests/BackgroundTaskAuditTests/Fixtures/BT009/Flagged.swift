@@ -57,3 +57,13 @@ final class WidgetRefresher {
         })
     }
 }
+
+enum WatchUploader {
+    // sample: waits for the work with a timeout, then returns
+    static func upload(done: DispatchSemaphore) {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload") { expired in
+            guard !expired else { return }
+            _ = done.wait(timeout: .now() + 30)  // expect: BT009
+        }
+    }
+}
