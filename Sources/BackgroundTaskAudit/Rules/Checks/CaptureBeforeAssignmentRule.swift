@@ -13,7 +13,7 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
     )
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
-        captureHits(in: analysis) + offMainHits(in: analysis)
+        captureHits(in: analysis) + offMainHits(in: analysis) + deferredStoreHits(in: analysis)
     }
 
     private static func captureHits(in analysis: FileAnalysis) -> [RuleHit] {

@@ -55,7 +55,7 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
                 guard timed, !arguments.contains("distantFuture") else { continue }
                 hits.append(
                     RuleHit(
-                        token: index,
+                        token: site.nameToken,
                         message: "The performExpiringActivity block waits with a timeout (line "
                             + "\(syntax.tokens[index].line)): when it times out the block returns and the process can "
                             + "be suspended mid-work; wait without a timeout (until expired), or use withBackgroundTask."

@@ -104,3 +104,25 @@ final class UploadSession {
         }.resume()
     }
 }
+
+actor TaskBox {
+    var value: UIBackgroundTaskIdentifier?
+    func set(_ task: UIBackgroundTaskIdentifier) { value = task }
+    func take() -> UIBackgroundTaskIdentifier? { defer { value = nil }; return value }
+}
+
+final class DiskCleaner {
+    // sample: the identifier is stored only later, in a Task, while the handler reads the stored value
+    func cleanInBackground(app: UIApplication) {
+        let box = TaskBox()
+        let created = app.beginBackgroundTask(withName: "Clean disk") {  // expect: BT006 BT004
+            Task { @MainActor in
+                if let task = await box.take() { app.endBackgroundTask(task) }
+            }
+        }
+        Task { await box.set(created) }
+        Disk.clean {
+            Task { @MainActor in if let task = await box.take() { app.endBackgroundTask(task) } }
+        }
+    }
+}

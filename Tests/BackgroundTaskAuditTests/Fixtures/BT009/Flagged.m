@@ -49,9 +49,9 @@
 - (void)uploadOnWatch {
     dispatch_semaphore_t done = dispatch_semaphore_create(0);
     [self.uploader uploadWithCompletion:^{ dispatch_semaphore_signal(done); }];
-    [[NSProcessInfo processInfo] performExpiringActivityWithReason:@"Upload" usingBlock:^(BOOL expired) {
+    [[NSProcessInfo processInfo] performExpiringActivityWithReason:@"Upload" usingBlock:^(BOOL expired) {  // expect: BT009
         if (!expired) {
-            dispatch_semaphore_wait(done, dispatch_time(DISPATCH_TIME_NOW, 30 * NSEC_PER_SEC));  // expect: BT009
+            dispatch_semaphore_wait(done, dispatch_time(DISPATCH_TIME_NOW, 30 * NSEC_PER_SEC));
         }
     }];
 }

@@ -61,9 +61,9 @@ final class WidgetRefresher {
 enum WatchUploader {
     // sample: waits for the work with a timeout, then returns
     static func upload(done: DispatchSemaphore) {
-        ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload") { expired in
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload") { expired in  // expect: BT009
             guard !expired else { return }
-            _ = done.wait(timeout: .now() + 30)  // expect: BT009
+            _ = done.wait(timeout: .now() + 30)
         }
     }
 }
