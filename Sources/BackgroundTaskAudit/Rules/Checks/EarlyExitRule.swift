@@ -13,7 +13,7 @@ enum EarlyExitRule: RuleChecking {
     )
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
-        exitHits(in: analysis) + neverEndedHits(in: analysis)
+        exitHits(in: analysis) + neverEndedHits(in: analysis) + workPathHits(in: analysis)
     }
 
     private static func exitHits(in analysis: FileAnalysis) -> [RuleHit] {

@@ -112,16 +112,17 @@ final class FeedRefresher {
 final class Flusher {
     let app = UIApplication.shared
     var flushTask = UIBackgroundTaskIdentifier.invalid
+    var finishTask = UIBackgroundTaskIdentifier.invalid
     let queue = DispatchQueue(label: "flush")
 
     // sample: the handler is a local closure constant that ends the task synchronously
     func flushOnBackground() {
-        guard flushTask == .invalid else { return }
+        guard finishTask == .invalid else { return }
         let finish: () -> Void = {
-            UIApplication.shared.endBackgroundTask(self.flushTask)
-            self.flushTask = .invalid
+            UIApplication.shared.endBackgroundTask(self.finishTask)
+            self.finishTask = .invalid
         }
-        flushTask = app.beginBackgroundTask(withName: "Flush", expirationHandler: finish)
+        finishTask = app.beginBackgroundTask(withName: "Flush", expirationHandler: finish)
         Flush.run(completion: finish)
     }
 

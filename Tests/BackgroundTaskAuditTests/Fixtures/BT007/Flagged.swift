@@ -142,3 +142,27 @@ final class Archiver {
         Archive.run { UIApplication.shared.endBackgroundTask(task) }  // expect: BT007
     }
 }
+
+final class SessionUploader {
+    let app = UIApplication.shared
+    var sessionTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the completion ends the property as it is when it runs; the foreground ends it first
+    func applicationDidEnterBackground() {
+        let finish: () -> Void = {
+            if self.sessionTask != .invalid {
+                self.app.endBackgroundTask(self.sessionTask)  // expect: BT007
+                self.sessionTask = .invalid
+            }
+        }
+        sessionTask = app.beginBackgroundTask(withName: "Session", expirationHandler: finish)
+        Session.flush(completion: finish)
+    }
+
+    func applicationWillEnterForeground() {
+        if sessionTask != .invalid {
+            app.endBackgroundTask(sessionTask)
+            sessionTask = .invalid
+        }
+    }
+}

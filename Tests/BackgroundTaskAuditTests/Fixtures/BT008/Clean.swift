@@ -91,3 +91,35 @@ final class LogShipper {
         Shipper.send(logs, endingTask: task)
     }
 }
+
+final class EventUploader {
+    var uploadTask = UIBackgroundTaskIdentifier.invalid
+    var pending: [Event] = []
+
+    // sample: the work function ends the task on its early return too
+    func applicationDidEnterBackground() {
+        guard uploadTask == .invalid else { return }
+        uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Upload events") {
+            self.endUploadTask()
+        }
+        uploadPending()
+    }
+
+    func uploadPending() {
+        guard !pending.isEmpty else {
+            endUploadTask()
+            return
+        }
+        post(pending)
+    }
+
+    func post(_ events: [Event]) {
+        Session.post(events) { self.endUploadTask() }
+    }
+
+    func endUploadTask() {
+        guard uploadTask != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(uploadTask)
+        uploadTask = .invalid
+    }
+}

@@ -108,4 +108,33 @@
     }
 }
 
+// sample: the work function returns early, before the call whose completion ends the stored task
+- (void)applicationDidEnterBackground {
+    [self endEventsTaskIfNeeded];
+    self.eventsTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Events" expirationHandler:^{
+        [self endEventsTaskIfNeeded];
+    }];
+    [self uploadPendingEvents];
+}
+
+- (void)uploadPendingEvents {
+    if (self.pendingEvents.count == 0) {
+        return;  // expect: BT008
+    }
+    [self postEvents:self.pendingEvents];
+}
+
+- (void)postEvents:(NSArray *)events {
+    [self.session postEvents:events completion:^{
+        [self endEventsTaskIfNeeded];
+    }];
+}
+
+- (void)endEventsTaskIfNeeded {
+    if (self.eventsTask != UIBackgroundTaskInvalid) {
+        [[UIApplication sharedApplication] endBackgroundTask:self.eventsTask];
+        self.eventsTask = UIBackgroundTaskInvalid;
+    }
+}
+
 @end

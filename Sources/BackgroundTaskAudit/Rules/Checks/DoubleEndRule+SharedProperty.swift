@@ -1,0 +1,66 @@
+/// BT007, one property shared by overlapping runs: the identifier is kept in a property that a
+/// second run can fill while a completion of this run is still pending — the property can be
+/// overwritten (BT005), or another function ends and resets it (the return to the foreground),
+/// after which the next run begins anew — and that completion ends the property as it is when it
+/// runs. If the code ran again meanwhile, that is the newer task's identifier: it is ended early,
+/// and this run's task runs on to its expiry.
+extension DoubleEndRule {
+    static func sharedPropertyHits(in analysis: FileAnalysis) -> [RuleHit] {
+        let syntax = analysis.syntax
+        guard analysis.begins.contains(where: { analysis.binding(of: $0)?.storage == .property }) else { return [] }
+        let overwritable = Set(StoredIdentifierRule.hits(in: analysis).map(\.token))
+        var hits: [RuleHit] = []
+        for site in analysis.begins {
+            guard let binding = analysis.binding(of: site), binding.storage == .property,
+                let function = syntax.namedFunction(containing: site.nameToken)
+            else { continue }
+            let endedElsewhere = analysis.ends(of: binding).contains { end in
+                guard let other = syntax.namedFunction(containing: end.nameToken), other != function else {
+                    return false
+                }
+                return !["dealloc", "deinit"].contains(syntax.scopes[other].name ?? "")
+            }
+            guard overwritable.contains(site.nameToken) || endedElsewhere else { continue }
+            let region = syntax.scopes[function]
+            let handler = analysis.handlerScope(of: site)
+            for end in analysis.ends(of: binding) where region.contains(end.nameToken) {
+                guard let completion = sharedCompletion(around: end.nameToken, handler: handler, in: function, analysis)
+                else { continue }
+                hits.append(
+                    RuleHit(
+                        token: end.nameToken,
+                        message: "This completion (\(completion)) ends `\(binding.written)` as it is when it runs: "
+                            + "if this code ran again meanwhile, that is the newer task, ended early, while this "
+                            + "run's task runs to expiry; end the identifier this run began, or use "
+                            + "BackgroundTaskManager."
+                    )
+                )
+                break
+            }
+        }
+        return hits
+    }
+
+    /// The closure around the end that runs later as a completion of this run: a closure literal
+    /// passed to an asynchronous call, or a local closure (the handler too) also passed elsewhere.
+    private static func sharedCompletion(around token: Int, handler: Int?, in function: Int, _ analysis: FileAnalysis)
+        -> String?
+    {
+        let syntax = analysis.syntax
+        for scope in syntax.scopeChain(from: syntax.scope(containing: token)) {
+            if scope == function { return nil }
+            guard syntax.scopes[scope].kind == .closure else { continue }
+            if let name = LocalClosureName.name(of: scope, in: syntax) {
+                // Declared, passed as the handler, and passed on once more at least.
+                let region = syntax.scopes[function]
+                let uses = ((region.open + 1)..<region.close).filter {
+                    syntax.tokens[$0].isIdentifier(name) && !syntax.scopes[scope].contains($0)
+                }
+                return uses.count >= 3 ? "`\(name)`" : nil
+            }
+            if scope == handler { return nil }
+            if case .asynchronous(let call) = analysis.timing(ofClosure: scope) { return "passed to `\(call)`" }
+        }
+        return nil
+    }
+}
