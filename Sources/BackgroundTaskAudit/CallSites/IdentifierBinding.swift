@@ -127,6 +127,20 @@ struct BindingResolver {
             )
         }
         if hasMemberAccess {
+            // `box.value = …` where `box` is a local of this function: a box the function owns
+            // (an atomic, a struct), a local to the rules under the box's name.
+            if let root = chain.first, root.kind == .identifier, root.text != "self", root.text != "strongSelf",
+                let declaration = localDeclaration(of: root.text, before: site.start)
+            {
+                return IdentifierBinding(
+                    name: root.text,
+                    written: written,
+                    storage: .local(scope: syntax.scope(containing: declaration)),
+                    declaration: declaration,
+                    isOptional: false,
+                    isBlockQualified: !syntax.isSwift && objectiveCDeclarationIsBlockQualified(nameToken: declaration)
+                )
+            }
             return IdentifierBinding.property(name: name, written: written)
         }
         // A plain `x = …`: a local when a declaration of `x` is in scope, otherwise a property or global.

@@ -86,3 +86,20 @@ final class SessionTracker {
         flushTask = .invalid
     }
 }
+
+final class Box<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+enum EventsFlusher {
+    // sample: a box the function owns, not a property: each call has its own
+    static func beginFlush(app: UIApplication) -> () -> Void {
+        let taskID = Box(UIBackgroundTaskIdentifier.invalid)
+        taskID.value = app.beginBackgroundTask(withName: "Flush events") {
+            app.endBackgroundTask(taskID.value)
+            taskID.value = .invalid
+        }
+        return { app.endBackgroundTask(taskID.value) }
+    }
+}
