@@ -14,6 +14,8 @@ struct FileAnalysis {
     private let bindings: [Int: IdentifierBinding]
     /// End calls by the normalized name of their argument, in source order.
     private let endsByName: [String: [CallSite]]
+    /// Ends of a local copy of a property whose property was reset to invalid before the end.
+    let resetCopies: Set<Int>
     /// Closures assigned to a local when declared (`let done = { … }`), by the local's name.
     let localClosures: [String: [Int]]
 
@@ -39,13 +41,25 @@ struct FileAnalysis {
         }
         self.bindings = bindings
         var endsByName: [String: [CallSite]] = [:]
+        var resetCopies: Set<Int> = []
         for end in endCalls {
             guard let argument = end.endArgument, let name = IdentifierBinding.normalizedName(syntax, argument) else {
                 continue
             }
+            // "Copy, reset, then end the copy": `id = self.task; self.task = invalid; end(id)` ends the
+            // property too, and is reset already.
+            if argument.count == 1, let copy = CopiedIdentifier.source(of: name, endingAt: end.nameToken, in: syntax) {
+                var ended = end
+                ended.endArgument = argument
+                endsByName[copy.property, default: []].append(ended)
+                if copy.resetBeforeEnd { resetCopies.insert(end.nameToken) }
+                if copy.property == name { continue }
+            }
             endsByName[name, default: []].append(end)
         }
+        for name in endsByName.keys { endsByName[name]?.sort { $0.nameToken < $1.nameToken } }
         self.endsByName = endsByName
+        self.resetCopies = resetCopies
         var localClosures: [String: [Int]] = [:]
         if !sites.isEmpty {
             for scope in syntax.scopes.indices where syntax.scopes[scope].kind == .closure {

@@ -41,7 +41,10 @@ enum DoubleEndRule: RuleChecking {
                 var unreset: [Int] = []
                 if ends.count >= 2 {
                     if resets == nil { resets = Resets(analysis) }
-                    unreset = ends.filter { !(resets?.isReset(after: $0, name: binding.name, in: analysis) ?? false) }
+                    unreset = ends.filter {
+                        !analysis.resetCopies.contains($0)
+                            && !(resets?.isReset(after: $0, name: binding.name, in: analysis) ?? false)
+                    }
                 }
                 cache[key] = (ends, unreset, nil)
             }

@@ -115,6 +115,33 @@ enum StoredIdentifierRule: RuleChecking {
     {
         let syntax = analysis.syntax
         let open = syntax.scopes[function].open
+        // Off the main thread, an unlocked check is no guard: two threads can both pass it.
+        let places = ThreadPlaces(analysis)
+        if places.offMainPlace(of: site.nameToken, onlyQueueCallers: false) != nil, !places.isLocked(site.nameToken) {
+            return false
+        }
+        // The begin inside `if (task == invalid)`, or `if (shouldStart)` where
+        // `shouldStart = … task == invalid …` was computed in the same function.
+        for condition in analysis.enclosingConditions(of: site.nameToken, within: function) {
+            if mentionsMember(binding.name, in: condition, syntax) { return true }
+            for index in condition where syntax.tokens[index].kind == .identifier {
+                let local = syntax.tokens[index].text
+                var cursor = open + 1
+                while cursor < condition.lowerBound {
+                    defer { cursor += 1 }
+                    guard syntax.tokens[cursor].isIdentifier(local), let equals = syntax.token(cursor + 1),
+                        equals.kind == .operator, equals.text == "="
+                    else { continue }
+                    var end = cursor + 2
+                    while end < condition.lowerBound, !syntax.tokens[end].is(";"),
+                        syntax.tokens[end].line == syntax.tokens[cursor].line
+                    {
+                        end += 1
+                    }
+                    if mentionsMember(binding.name, in: (cursor + 2)..<end, syntax) { return true }
+                }
+            }
+        }
         for index in (open + 1)..<site.start where syntax.tokens[index].isIdentifier("return") {
             guard
                 let condition = analysis.decidingCondition(

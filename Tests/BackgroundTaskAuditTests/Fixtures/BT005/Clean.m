@@ -43,4 +43,32 @@
     [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
+// sample: a locked "already started" check, computed into a flag first
+- (BOOL)startTelemetryTaskIfNeeded {
+    @synchronized (self) {
+        BOOL shouldStart = self.inBackground && (self.telemetryTask == UIBackgroundTaskInvalid);
+        if (shouldStart) {
+            self.telemetryTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Telemetry" expirationHandler:^{
+                [self endTelemetryTaskIfNeeded];
+            }];
+        }
+        return shouldStart;
+    }
+}
+
+// sample: copy, reset, then end the copy (under the same lock)
+- (void)endTelemetryTaskIfNeeded {
+    @synchronized (self) {
+        if (self.telemetryTask != UIBackgroundTaskInvalid) {
+            UIBackgroundTaskIdentifier taskID = self.telemetryTask;
+            self.telemetryTask = UIBackgroundTaskInvalid;
+            [[UIApplication sharedApplication] endBackgroundTask:taskID];
+        }
+    }
+}
+
+- (void)telemetryDidFlush {
+    [self endTelemetryTaskIfNeeded];
+}
+
 @end

@@ -74,7 +74,7 @@ final class Uploader {
 
     func beginFlushTask() {
         guard uploadTask == .invalid else { return }
-        uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Flush") {  // expect: BT006 BT008
+        uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Flush") {  // expect: BT006 BT008 BT005
             UIApplication.shared.endBackgroundTask(self.uploadTask)
             self.uploadTask = .invalid
         }
