@@ -61,15 +61,33 @@ extension ProjectVocabulary {
                 // Every keyword piece counts (`onComplete:` too): a function is looked up by its first.
                 let onSelf = previous.isIdentifier("self")
                 if onSelf || next.is(":") || isPlausibleShimName(name) { calls.append((index, name)) }
-                // A class method: `[Downloader start]` is also recorded as `Downloader.start`.
-                if previous.kind == .identifier, previous.text.first?.isUppercase == true,
-                    syntax.token(index - 2)?.is("[") == true
-                {
-                    calls.append((index, previous.text + "." + name))
+                // A class method: `[Downloader start]` is also recorded as `Downloader.start`; a message
+                // to a local declared `Downloader *task` as `Downloader.end`.
+                if previous.kind == .identifier, syntax.token(index - 2)?.is("[") == true {
+                    if previous.text.first?.isUppercase == true {
+                        calls.append((index, previous.text + "." + name))
+                    } else if let type = declaredClass(of: previous.text, before: index - 1, syntax) {
+                        calls.append((index, type + "." + name))
+                    }
                 }
             }
         }
         return calls
+    }
+
+    /// `Downloader` for a local declared `Downloader *name` in the function around `index`.
+    private static func declaredClass(of name: String, before index: Int, _ syntax: SourceSyntax) -> String? {
+        guard let function = syntax.namedFunction(containing: index) else { return nil }
+        var position = index - 1
+        let open = syntax.scopes[function].open
+        while position > open + 1 {
+            defer { position -= 1 }
+            guard syntax.tokens[position].isIdentifier(name), syntax.tokens[position - 1].text == "*",
+                let type = syntax.token(position - 2), type.kind == .identifier, type.text.first?.isUppercase == true
+            else { continue }
+            return type.text
+        }
+        return nil
     }
 
     /// `class Upload: Operation`, `@interface Download : NSOperation`.

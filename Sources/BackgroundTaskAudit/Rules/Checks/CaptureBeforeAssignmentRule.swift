@@ -18,7 +18,10 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
 
     private static func captureHits(in analysis: FileAnalysis) -> [RuleHit] {
         analysis.begins.compactMap { site in
-            guard let handler = analysis.handlerScope(of: site), let binding = analysis.binding(of: site) else {
+            guard let handler = analysis.handlerScope(of: site), let binding = analysis.binding(of: site),
+                // A member of a local box (`task.taskID = …`): the block captures the box, already set.
+                !binding.written.contains("."), !binding.written.contains("->")
+            else {
                 return nil
             }
             let body = analysis.bodyStart(of: handler)..<analysis.syntax.scopes[handler].close
