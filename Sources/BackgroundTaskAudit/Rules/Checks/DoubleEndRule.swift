@@ -154,6 +154,20 @@ enum DoubleEndRule: RuleChecking {
                 else { continue }
                 last[name, default: [:]][scope] = index
             }
+            // A new begin assigned to the variable replaces the ended identifier too: "end the old
+            // task, then begin a new one into the same variable".
+            for site in analysis.begins {
+                var equals = site.start - 1
+                while let token = syntax.token(equals), token.isIdentifier("await") || token.isIdentifier("try") {
+                    equals -= 1
+                }
+                guard let token = syntax.token(equals), token.kind == .operator, token.text == "=",
+                    let scope = syntax.executableScope(containing: equals),
+                    let name = IdentifierBinding.normalizedName(
+                        syntax, max(equals - 3, syntax.scopes[scope].open + 1)..<equals)
+                else { continue }
+                last[name, default: [:]][scope] = max(last[name]?[scope] ?? equals, equals)
+            }
         }
 
         private static func isInvalidValue(after index: Int, in syntax: SourceSyntax) -> Bool {

@@ -129,3 +129,23 @@ final class LockedUploader {
         }
     }
 }
+
+final class Refresher {
+    let app = UIApplication.shared
+    var refreshTask = UIBackgroundTaskIdentifier.invalid
+
+    // sample: end the old task, then begin a new one into the same variable
+    func refresh() {
+        app.endBackgroundTask(refreshTask)
+        refreshTask = app.beginBackgroundTask(withName: "Refresh") {
+            self.app.endBackgroundTask(self.refreshTask)
+            self.refreshTask = .invalid
+        }
+        Feed.refresh { self.finish() }
+    }
+
+    func finish() {
+        app.endBackgroundTask(refreshTask)
+        refreshTask = .invalid
+    }
+}
