@@ -43,28 +43,32 @@ public struct Auditor: Sendable {
     func audit(_ walk: SourceFileWalker.Result) async -> AuditReport {
         let files = walk.files
         let configuration = configuration
-        var reads = await Self.inParallel(files.count) { index in
-            Self.read(files[index], configuration: configuration, names: [])
+        // 1. Files that can call the APIs: what they declare (read in parallel, then let go).
+        let first = await Self.inParallel(files.count) { index in
+            Self.collect(Self.read(files[index], configuration: configuration, names: []))
         }
+        var reads = first.map(\.read)
         var vocabulary = ProjectVocabulary()
-        for case .parsed(let syntax) in reads {
-            vocabulary.merge(ProjectVocabulary.collect(from: syntax))
-        }
+        for found in first { if let declared = found.vocabulary { vocabulary.merge(declared) } }
+        // 2. Files that name a shim or a function that begins or ends a task: what they add.
         let names = vocabulary.namesWorthReading
         if !names.isEmpty {
             let firstPass = reads
-            let callers = await Self.inParallel(files.count) { index -> FileAuditor.Read? in
+            let callers = await Self.inParallel(files.count) {
+                index -> (read: FileAuditor.Read, vocabulary: ProjectVocabulary?)? in
                 guard case .noCalls = firstPass[index] else { return nil }
-                return Self.read(files[index], configuration: configuration, names: names)
+                return Self.collect(Self.read(files[index], configuration: configuration, names: names))
             }
-            for (index, read) in callers.enumerated() {
-                guard let read, case .parsed(let syntax) = read else { continue }
-                reads[index] = read
-                vocabulary.merge(ProjectVocabulary.collect(from: syntax))
+            for (index, found) in callers.enumerated() {
+                guard let found, let declared = found.vocabulary else { continue }
+                reads[index] = found.read
+                vocabulary.merge(declared)
             }
         }
         vocabulary.resolveThreads()
+        // 3. Check every file read, knowing all of it.
         let known = vocabulary
+        let allNames = names
         let secondPass = reads
         let outcomes = await Self.inParallel(files.count) { index -> FileAuditor.Outcome in
             switch secondPass[index] {
@@ -72,7 +76,9 @@ public struct Auditor: Sendable {
                 return .skipped(skipped)
             case .noCalls:
                 return .audited(findings: [], suppressed: 0)
-            case .parsed(let syntax):
+            case .parsed, .readAgain:
+                guard case .parsed(let syntax) = Self.read(files[index], configuration: configuration, names: allNames)
+                else { return .audited(findings: [], suppressed: 0) }
                 return FileAuditor.audit(
                     syntax: syntax,
                     path: files[index].path,
@@ -99,27 +105,29 @@ public struct Auditor: Sendable {
         return AuditReport(findings: findings, suppressedCount: suppressed, filesScanned: scanned, skipped: skipped)
     }
 
-    /// Runs `work` for every index in `0..<count`, one thread per processor; results in index order.
-    ///
-    /// The work is synchronous and CPU-bound, so it runs on threads of its own — neither on Swift
-    /// concurrency's cooperative pool nor on Dispatch's shared global queues, which other code of the
-    /// process (an app's queues, a test run's other tests) may need while the audit reads.
+    /// Runs `work` for every index in `0..<count` on the audit's worker threads (``AuditWorkers``);
+    /// results in index order.
     private static func inParallel<Value: Sendable>(
         _ count: Int,
         _ work: @escaping @Sendable (Int) -> Value
     ) async -> [Value] {
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count))
-        let results = ParallelResults<Value>(count: count, workers: workers)
+        guard count > 0 else { return [] }
+        let workers = max(1, min(AuditWorkers.shared.threadCount, count))
+        let results = ParallelResults<Value>(count: count, workers: workers, work: work)
         return await withCheckedContinuation { continuation in
             for worker in 0..<workers {
-                let thread = Thread {
-                    for index in stride(from: worker, to: count, by: workers) { results.store(work(index), at: index) }
-                    if results.workerFinished() { continuation.resume(returning: results.values) }
+                AuditWorkers.shared.submit {
+                    for index in stride(from: worker, to: count, by: workers) { results.run(at: index) }
+                    if let values = results.workerFinished() { continuation.resume(returning: values) }
                 }
-                thread.stackSize = 8 << 20
-                thread.start()
             }
         }
+    }
+
+    /// What a read file declares; the read is kept as `.readAgain` so its syntax can be freed.
+    private static func collect(_ read: FileAuditor.Read) -> (read: FileAuditor.Read, vocabulary: ProjectVocabulary?) {
+        guard case .parsed(let syntax) = read else { return (read, nil) }
+        return (.readAgain, ProjectVocabulary.collect(from: syntax))
     }
 
     /// Reads a file: its syntax when it may call the APIs or mentions one of `names`.

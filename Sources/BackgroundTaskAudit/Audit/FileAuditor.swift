@@ -12,6 +12,9 @@ enum FileAuditor {
         /// It cannot call the APIs (nor the shims it was asked about): nothing to check.
         case noCalls
         case parsed(SourceSyntax)
+        /// Read before and found worth checking; read again when checked (so that a large code
+        /// base's syntax is not all kept in memory at once).
+        case readAgain
     }
 
     /// Deeper brace nesting than this is not analysed.
@@ -63,7 +66,7 @@ enum FileAuditor {
         switch syntax(bytes: bytes, path: path, language: language) {
         case .skipped(let skipped):
             return .skipped(skipped)
-        case .noCalls:
+        case .noCalls, .readAgain:
             return .audited(findings: [], suppressed: 0)
         case .parsed(let syntax):
             let plain = FileAnalysis(

@@ -14,6 +14,23 @@ struct FileAnalysis {
     private let bindings: [Int: IdentifierBinding]
     /// End calls by the normalized name of their argument, in source order.
     private let endsByName: [String: [CallSite]]
+    /// Answers several rules need, computed once per file.
+    private var shared = SharedAnswers()
+
+    /// The answers cached for this file.
+    var sharedAnswers: SharedAnswers { shared }
+
+    /// Where code of this file runs (its call index is built once per file, in ``sharedAnswers``).
+    var threadPlaces: ThreadPlaces { ThreadPlaces(self) }
+
+    /// BT005's hits, which BT007 reads too.
+    var storedIdentifierHits: [RuleHit] {
+        if let hits = shared.storedIdentifierHits { return hits }
+        let hits = StoredIdentifierRule.uncachedHits(in: self)
+        shared.storedIdentifierHits = hits
+        return hits
+    }
+
     /// Ends of a local copy of a property whose property was reset to invalid before the end.
     let resetCopies: Set<Int>
     /// Closures assigned to a local when declared (`let done = { … }`), by the local's name.
@@ -79,6 +96,7 @@ struct FileAnalysis {
         }
         var analysis = self
         analysis.vocabulary = vocabulary
+        analysis.shared = SharedAnswers()
         return analysis
     }
 

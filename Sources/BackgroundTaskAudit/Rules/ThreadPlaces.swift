@@ -4,8 +4,8 @@
 /// function this file calls from such a closure. Code called from other files' queues is not seen.
 final class ThreadPlaces {
     private let analysis: FileAnalysis
-    private var occurrences: [String: [Int]]?
-    private var callCache: [String: [Int]] = [:]
+    /// The file's call index, shared by every `ThreadPlaces` of the same analysis.
+    private var cache: SharedAnswers { analysis.sharedAnswers }
 
     private static let queueCalls: Set<String> = [
         "async", "dispatch_async", "addOperation", "addOperationWithBlock", "dispatch_group_async",
@@ -154,22 +154,22 @@ final class ThreadPlaces {
     /// Calls of a same-file function on the same object: `name(`, `self.name(`, `[self name]`,
     /// `[self name:`, `name(…)` in C; not `other.name(` or `[other name]`, which are other objects'.
     private func callsOf(_ name: String) -> [Int] {
-        if let cached = callCache[name] { return cached }
+        if let cached = cache.callsByName[name] { return cached }
         let calls = findCalls(of: name)
-        callCache[name] = calls
+        cache.callsByName[name] = calls
         return calls
     }
 
     private func findCalls(of name: String) -> [Int] {
         let syntax = analysis.syntax
-        if occurrences == nil {
+        if cache.occurrences == nil {
             var index: [String: [Int]] = [:]
             for token in syntax.tokens.indices where syntax.tokens[token].kind == .identifier {
                 index[syntax.tokens[token].text, default: []].append(token)
             }
-            occurrences = index
+            cache.occurrences = index
         }
-        return (occurrences?[name] ?? []).filter { index in
+        return (cache.occurrences?[name] ?? []).filter { index in
             guard let next = syntax.token(index + 1), next.is("(") || next.is("]") || next.is(":") else {
                 return false
             }

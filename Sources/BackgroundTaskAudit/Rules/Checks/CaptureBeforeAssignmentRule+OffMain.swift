@@ -24,7 +24,7 @@ extension CaptureBeforeAssignmentRule {
                 readsIdentifier(binding, in: handler, analysis)
                     || !analysis.helperEndCalls(in: handler, helpers: helpers ?? []).isEmpty
             else { continue }
-            if places == nil { places = ThreadPlaces(analysis) }
+            if places == nil { places = analysis.threadPlaces }
             guard let queue = places?.offMainPlace(of: site.nameToken, onlyQueueCallers: true) else { continue }
             hits.append(
                 RuleHit(

@@ -8,7 +8,7 @@ extension DoubleEndRule {
     static func sharedPropertyHits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
         guard analysis.begins.contains(where: { analysis.binding(of: $0)?.storage == .property }) else { return [] }
-        let overwritable = Set(StoredIdentifierRule.hits(in: analysis).map(\.token))
+        let overwritable = Set(analysis.storedIdentifierHits.map(\.token))
         var hits: [RuleHit] = []
         for site in analysis.begins {
             guard let binding = analysis.binding(of: site), binding.storage == .property,

@@ -41,7 +41,7 @@ extension DoubleEndRule {
                 return calledHelpers.contains(String(name.prefix { $0 != ":" }))
             }
             guard let handlerEnd = reached.first else { continue }
-            if places == nil { places = ThreadPlaces(analysis) }
+            if places == nil { places = analysis.threadPlaces }
             guard let places else { continue }
             for end in ends where !reported.contains(end) && !handlers.contains(where: { $0.contains(end) }) {
                 guard !places.isLocked(end) else { continue }

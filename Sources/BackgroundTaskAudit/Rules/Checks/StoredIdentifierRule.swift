@@ -14,6 +14,10 @@ enum StoredIdentifierRule: RuleChecking {
     )
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
+        analysis.storedIdentifierHits
+    }
+
+    static func uncachedHits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
         var helpers: Set<String>?
         return analysis.begins.compactMap { site in
@@ -116,7 +120,7 @@ enum StoredIdentifierRule: RuleChecking {
         let syntax = analysis.syntax
         let open = syntax.scopes[function].open
         // Off the main thread, an unlocked check is no guard: two threads can both pass it.
-        let places = ThreadPlaces(analysis)
+        let places = analysis.threadPlaces
         if places.offMainPlace(of: site.nameToken, onlyQueueCallers: false) != nil, !places.isLocked(site.nameToken) {
             return false
         }

@@ -1,0 +1,11 @@
+/// Answers computed once per file and shared by the rules that need them. A file is analysed on
+/// one thread, so the cache needs no lock. It holds plain values only — never the analysis itself
+/// or an object that does — so that it cannot keep a file's syntax alive in a cycle.
+final class SharedAnswers {
+    /// Every identifier token of the file, by name.
+    var occurrences: [String: [Int]]?
+    /// Calls of same-file functions, by name.
+    var callsByName: [String: [Int]] = [:]
+    /// BT005's hits, which BT007 reads too.
+    var storedIdentifierHits: [RuleHit]?
+}
