@@ -9,8 +9,8 @@
 extension EarlyExitRule {
     static func workPathHits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
-        var hits: [RuleHit] = []
-        var reported: Set<Int> = []
+        var hits = earlyCompletionHits(in: analysis)
+        var reported = Set(hits.map(\.token))
         let functionsByName = Dictionary(
             grouping: syntax.scopes.indices.filter {
                 syntax.scopes[$0].kind == .function && syntax.scopes[$0].name != nil
@@ -75,6 +75,54 @@ extension EarlyExitRule {
                             )
                         )
                     }
+                }
+            }
+        }
+        return hits
+    }
+
+    /// A completion block declared before the begin, in the same function, that ends the
+    /// identifier but can return first (`if (!strongSelf) return;` … `endBackgroundTask:`): on that
+    /// path the task runs to expiry.
+    private static func earlyCompletionHits(in analysis: FileAnalysis) -> [RuleHit] {
+        let syntax = analysis.syntax
+        var hits: [RuleHit] = []
+        var reported: Set<Int> = []
+        for site in analysis.begins {
+            guard let binding = analysis.binding(of: site),
+                let function = syntax.namedFunction(containing: site.nameToken)
+            else { continue }
+            for end in analysis.ends(of: binding) where end.nameToken < site.start {
+                guard let block = syntax.executableScope(containing: end.nameToken), block != function,
+                    syntax.scopes[block].kind == .closure, syntax.scope(block, isWithin: function),
+                    let name = LocalClosureName.name(of: block, in: syntax)
+                else { continue }
+                let region = syntax.scopes[block]
+                let ends = analysis.ends(of: binding).map(\.nameToken).sorted()
+                for index in (region.open + 1)..<end.nameToken where syntax.tokens[index].isIdentifier("return") {
+                    guard !reported.contains(index), syntax.executableScope(containing: index) == block,
+                        !blockEndsFirst(before: index, ends: ends, in: syntax)
+                    else {
+                        continue
+                    }
+                    if let condition = analysis.decidingCondition(ofStatementAt: index, within: block),
+                        condition.contains(where: {
+                            syntax.tokens[$0].kind == .identifier
+                                && syntax.tokens[$0].text.drop(while: { $0 == "_" }) == binding.name
+                        })
+                    {
+                        continue
+                    }
+                    reported.insert(index)
+                    hits.append(
+                        RuleHit(
+                            token: index,
+                            message: "This `return` leaves `\(name)` before it ends `\(binding.written)` (line "
+                                + "\(syntax.tokens[end.nameToken].line)): on this path the task begun on line "
+                                + "\(syntax.tokens[site.nameToken].line) runs to expiry; end it before returning, or use "
+                                + "withBackgroundTask."
+                        )
+                    )
                 }
             }
         }

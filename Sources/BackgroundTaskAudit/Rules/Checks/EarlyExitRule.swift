@@ -92,7 +92,7 @@ enum EarlyExitRule: RuleChecking {
 
     /// The exit's own block already ended the task (`if failed { end(id); return }`); ends in closures
     /// nested in the block (the expiration handler) do not count.
-    private static func blockEndsFirst(before index: Int, ends: [Int], in syntax: SourceSyntax) -> Bool {
+    static func blockEndsFirst(before index: Int, ends: [Int], in syntax: SourceSyntax) -> Bool {
         guard let block = syntax.scope(containing: index) else { return false }
         let start = syntax.scopes[block].open
         let executable = syntax.executableScope(containing: index)

@@ -51,4 +51,24 @@
     return valid;
 }
 
+// sample: the completion's early return ends the task first
+- (void)signInInBackground {
+    __weak typeof(self) weakSelf = self;
+    __block UIBackgroundTaskIdentifier signInTask = UIBackgroundTaskInvalid;
+    void (^completion)(NSError *) = ^(NSError *error) {
+        typeof(self) strongSelf = weakSelf;
+        if (!strongSelf) {
+            [[UIApplication sharedApplication] endBackgroundTask:signInTask];
+            return;
+        }
+        [strongSelf finishSignIn:error];
+        [[UIApplication sharedApplication] endBackgroundTask:signInTask];
+    };
+    signInTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sign in" expirationHandler:^{
+        [[UIApplication sharedApplication] endBackgroundTask:signInTask];
+        signInTask = UIBackgroundTaskInvalid;
+    }];
+    [self.session startWithCompletion:completion];
+}
+
 @end

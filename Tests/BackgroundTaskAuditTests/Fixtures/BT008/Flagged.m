@@ -137,4 +137,24 @@
     }
 }
 
+// sample: the completion, declared before the begin, returns early when the owner is gone
+- (void)signInInBackground {
+    __weak typeof(self) weakSelf = self;
+    __block UIBackgroundTaskIdentifier signInTask = UIBackgroundTaskInvalid;
+    void (^completion)(NSError *) = ^(NSError *error) {
+        typeof(self) strongSelf = weakSelf;
+        if (!strongSelf) {
+            return;  // expect: BT008
+        }
+        [strongSelf finishSignIn:error];
+        [[UIApplication sharedApplication] endBackgroundTask:signInTask];
+        signInTask = UIBackgroundTaskInvalid;
+    };
+    signInTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Sign in" expirationHandler:^{
+        [[UIApplication sharedApplication] endBackgroundTask:signInTask];
+        signInTask = UIBackgroundTaskInvalid;
+    }];
+    [self.session startWithCompletion:completion];
+}
+
 @end
