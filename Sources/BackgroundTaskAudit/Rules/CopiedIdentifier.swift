@@ -38,13 +38,9 @@ enum CopiedIdentifier {
             for between in cursor..<end
             where syntax.tokens[between].kind == .operator && syntax.tokens[between].text == "=" {
                 guard let target = syntax.token(between - 1), target.kind == .identifier,
-                    target.text.drop(while: { $0 == "_" }) == property, let value = syntax.token(between + 1)
+                    target.text.drop(while: { $0 == "_" }) == property
                 else { continue }
-                if value.text.hasSuffix("Invalid") || value.isIdentifier("nil") || value.text == "0"
-                    || (value.is(".") && syntax.token(between + 2)?.isIdentifier("invalid") == true)
-                {
-                    reset = true
-                }
+                if InvalidValue.follows(between, in: syntax) { reset = true }
             }
             return (property, reset)
         }

@@ -100,6 +100,15 @@ extension FileAnalysis {
         return last.hasSuffix("pplication") || last == "app"
     }
 
+    /// Whether the variable `name` appears in `range` in any spelling: `task`, `self.task`, `_task`,
+    /// `self->_task` (unlike ``mentions(_:in:)``, a member after `.` counts).
+    func mentionsVariable(_ name: String, in range: Range<Int>) -> Bool {
+        range.contains { index in
+            let token = syntax.tokens[index]
+            return token.kind == .identifier && token.text.drop { $0 == "_" } == name
+        }
+    }
+
     /// Whether `name` appears as a plain identifier (not as a member after `.` or `->`) in `range`.
     func mentions(_ name: String, in range: Range<Int>) -> Bool {
         range.contains { index in

@@ -246,6 +246,13 @@ struct FileAnalysis {
     /// closures that do (`dispatch_block_t done = ^{ … endBackgroundTask … };`), so that a handler
     /// calling `finishTask()`, `[self cancel]` or `done()` counts as ending it.
     var functionsThatEnd: Set<String> {
+        if let names = shared.functionsThatEnd { return names }
+        let names = uncachedFunctionsThatEnd
+        shared.functionsThatEnd = names
+        return names
+    }
+
+    private var uncachedFunctionsThatEnd: Set<String> {
         var names: Set<String> = []
         for end in endCalls {
             if let function = syntax.scopeChain(from: syntax.scope(containing: end.nameToken))

@@ -6,6 +6,8 @@ final class SharedAnswers {
     var occurrences: [String: [Int]]?
     /// Calls of same-file functions, by name.
     var callsByName: [String: [Int]] = [:]
+    /// ``FileAnalysis/functionsThatEnd``, which four rules read.
+    var functionsThatEnd: Set<String>?
     /// BT005's hits, which BT007 reads too.
     var storedIdentifierHits: [RuleHit]?
 }

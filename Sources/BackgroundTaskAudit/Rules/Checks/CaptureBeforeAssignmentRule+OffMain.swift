@@ -12,20 +12,17 @@
 extension CaptureBeforeAssignmentRule {
     static func offMainHits(in analysis: FileAnalysis) -> [RuleHit] {
         var hits: [RuleHit] = []
-        var places: ThreadPlaces?
-        var helpers: Set<String>?
         for site in analysis.begins {
             guard let handler = analysis.handlerScope(of: site), let binding = analysis.binding(of: site) else {
                 continue
             }
-            if helpers == nil { helpers = analysis.functionsThatEnd }
             // The handler reads the identifier, itself or through a same-file function that ends it.
+            let region = analysis.syntax.scopes[handler]
             guard
-                readsIdentifier(binding, in: handler, analysis)
-                    || !analysis.helperEndCalls(in: handler, helpers: helpers ?? []).isEmpty
+                analysis.mentionsVariable(binding.name, in: (region.open + 1)..<region.close)
+                    || !analysis.helperEndCalls(in: handler, helpers: analysis.functionsThatEnd).isEmpty,
+                let queue = analysis.threadPlaces.offMainPlace(of: site.nameToken, onlyQueueCallers: true)
             else { continue }
-            if places == nil { places = analysis.threadPlaces }
-            guard let queue = places?.offMainPlace(of: site.nameToken, onlyQueueCallers: true) else { continue }
             hits.append(
                 RuleHit(
                     token: site.nameToken,
@@ -36,16 +33,5 @@ extension CaptureBeforeAssignmentRule {
             )
         }
         return hits
-    }
-
-    /// Whether the handler reads the variable the begin's result goes to (`task`, `self.task`, `_task`).
-    private static func readsIdentifier(_ binding: IdentifierBinding, in handler: Int, _ analysis: FileAnalysis) -> Bool
-    {
-        let syntax = analysis.syntax
-        let region = syntax.scopes[handler]
-        return ((region.open + 1)..<region.close).contains { index in
-            let token = syntax.tokens[index]
-            return token.kind == .identifier && token.text.drop { $0 == "_" } == binding.name
-        }
     }
 }

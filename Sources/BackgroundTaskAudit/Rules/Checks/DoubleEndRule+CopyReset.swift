@@ -48,11 +48,8 @@ extension DoubleEndRule {
     private static func propertyReset(of name: String, in region: Scope, _ syntax: SourceSyntax) -> Int? {
         for index in (region.open + 1)..<region.close {
             let token = syntax.tokens[index]
-            guard token.kind == .operator, token.text == "=", let value = syntax.token(index + 1) else { continue }
-            let isInvalid =
-                (value.kind == .identifier && (value.text.hasSuffix("Invalid") || value.text == "nil"))
-                || (value.is(".") && syntax.token(index + 2)?.isIdentifier("invalid") == true)
-            guard isInvalid, index >= 2 else { continue }
+            guard token.kind == .operator, token.text == "=", InvalidValue.follows(index, in: syntax), index >= 2
+            else { continue }
             let target = syntax.tokens[index - 1]
             let member = syntax.tokens[index - 2]
             let isMember = member.is(".") || member.text == "->" || target.text.hasPrefix("_")

@@ -10,8 +10,6 @@
 extension DoubleEndRule {
     static func crossThreadHits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
-        var places: ThreadPlaces?
-        var helpers: Set<String>?
         var reported: Set<Int> = []
         var hits: [RuleHit] = []
         // Ends inside any expiration handler run on the main thread.
@@ -22,11 +20,10 @@ extension DoubleEndRule {
             }
             let ends = analysis.ends(of: binding).map(\.nameToken)
             guard !ends.isEmpty else { continue }
-            if helpers == nil { helpers = analysis.functionsThatEnd }
             let region = syntax.scopes[handler]
             // The ends the handler reaches: its own, and those in same-file helpers it calls.
             let calledHelpers = Set(
-                analysis.helperEndCalls(in: handler, helpers: helpers ?? []).map { syntax.tokens[$0].text }
+                analysis.helperEndCalls(in: handler, helpers: analysis.functionsThatEnd).map { syntax.tokens[$0].text }
             )
             let reached = ends.filter { end in
                 if region.contains(end) { return true }
@@ -41,8 +38,7 @@ extension DoubleEndRule {
                 return calledHelpers.contains(String(name.prefix { $0 != ":" }))
             }
             guard let handlerEnd = reached.first else { continue }
-            if places == nil { places = analysis.threadPlaces }
-            guard let places else { continue }
+            let places = analysis.threadPlaces
             for end in ends where !reported.contains(end) && !handlers.contains(where: { $0.contains(end) }) {
                 guard !places.isLocked(end) else { continue }
                 let place: String?

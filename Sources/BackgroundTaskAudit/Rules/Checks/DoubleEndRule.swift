@@ -147,7 +147,7 @@ enum DoubleEndRule: RuleChecking {
             let syntax = analysis.syntax
             for index in syntax.tokens.indices {
                 let token = syntax.tokens[index]
-                guard token.kind == .operator, token.text == "=", Self.isInvalidValue(after: index, in: syntax),
+                guard token.kind == .operator, token.text == "=", InvalidValue.follows(index, in: syntax),
                     let scope = syntax.executableScope(containing: index),
                     let name = IdentifierBinding.normalizedName(
                         syntax, max(index - 3, syntax.scopes[scope].open + 1)..<index)
@@ -168,22 +168,6 @@ enum DoubleEndRule: RuleChecking {
                 else { continue }
                 last[name, default: [:]][scope] = max(last[name]?[scope] ?? equals, equals)
             }
-        }
-
-        private static func isInvalidValue(after index: Int, in syntax: SourceSyntax) -> Bool {
-            guard let value = syntax.token(index + 1) else { return false }
-            if value.isIdentifier("nil") || value.isIdentifier("UIBackgroundTaskInvalid") || value.text == "0" {
-                return true
-            }
-            // A project's own invalid constant: `GDTCORBackgroundIdentifierInvalid`, `kSEGBackgroundTaskInvalid`.
-            if value.kind == .identifier, value.text.hasSuffix("Invalid"),
-                syntax.token(index + 2).map({ $0.is(";") || $0.line > value.line || $0.is("}") }) ?? true
-            {
-                return true
-            }
-            if value.is("."), syntax.token(index + 2)?.isIdentifier("invalid") == true { return true }
-            return value.isIdentifier("UIBackgroundTaskIdentifier")
-                && syntax.token(index + 3)?.isIdentifier("invalid") == true
         }
 
         /// Whether the function or closure around the end resets the variable after it; an end in a

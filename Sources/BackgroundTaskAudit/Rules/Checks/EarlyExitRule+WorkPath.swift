@@ -57,10 +57,7 @@ extension EarlyExitRule {
                         guard !reported.contains(index), syntax.executableScope(containing: index) == function
                         else { continue }
                         if let condition = analysis.decidingCondition(ofStatementAt: index, within: function),
-                            condition.contains(where: {
-                                syntax.tokens[$0].kind == .identifier
-                                    && syntax.tokens[$0].text.drop(while: { $0 == "_" }) == binding.name
-                            })
+                            analysis.mentionsVariable(binding.name, in: condition)
                         {
                             continue
                         }
@@ -106,10 +103,7 @@ extension EarlyExitRule {
                         continue
                     }
                     if let condition = analysis.decidingCondition(ofStatementAt: index, within: block),
-                        condition.contains(where: {
-                            syntax.tokens[$0].kind == .identifier
-                                && syntax.tokens[$0].text.drop(while: { $0 == "_" }) == binding.name
-                        })
+                        analysis.mentionsVariable(binding.name, in: condition)
                     {
                         continue
                     }

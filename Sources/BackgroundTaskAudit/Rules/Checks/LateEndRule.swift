@@ -151,13 +151,7 @@ enum LateEndRule: RuleChecking {
             }
             guard !inElse else { return nil }
             let conditions = analysis.enclosingConditions(of: end, within: handler).filter { condition in
-                let aboutTask =
-                    identifier.map { name in
-                        condition.contains {
-                            syntax.tokens[$0].kind == .identifier
-                                && syntax.tokens[$0].text.drop(while: { $0 == "_" }) == name
-                        }
-                    } ?? false
+                let aboutTask = identifier.map { analysis.mentionsVariable($0, in: condition) } ?? false
                 return !aboutTask && !analysis.mentionsAny(weak, in: condition)
             }
             guard let condition = conditions.first else { return nil }

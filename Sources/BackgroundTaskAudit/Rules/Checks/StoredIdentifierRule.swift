@@ -19,7 +19,6 @@ enum StoredIdentifierRule: RuleChecking {
 
     static func uncachedHits(in analysis: FileAnalysis) -> [RuleHit] {
         let syntax = analysis.syntax
-        var helpers: Set<String>?
         return analysis.begins.compactMap { site in
             guard let binding = analysis.binding(of: site) else { return nil }
             let written: String
@@ -38,9 +37,9 @@ enum StoredIdentifierRule: RuleChecking {
             guard let function = syntax.namedFunction(containing: site.nameToken) else { return nil }
             if isOneShot(function, in: analysis) { return nil }
             if isGuarded(site, binding: binding, in: function, analysis) { return nil }
-            if helpers == nil { helpers = analysis.functionsThatEnd }
-            if endsFirst(site, binding: binding, in: function, helpers: helpers ?? [], analysis) { return nil }
-            if endsOnForeground(function, binding: stored, helpers: helpers ?? [], analysis) { return nil }
+            let helpers = analysis.functionsThatEnd
+            if endsFirst(site, binding: binding, in: function, helpers: helpers, analysis) { return nil }
+            if endsOnForeground(function, binding: stored, helpers: helpers, analysis) { return nil }
             if binding.storage != .property {
                 return RuleHit(
                     token: site.nameToken,
@@ -127,7 +126,7 @@ enum StoredIdentifierRule: RuleChecking {
         // The begin inside `if (task == invalid)`, or `if (shouldStart)` where
         // `shouldStart = … task == invalid …` was computed in the same function.
         for condition in analysis.enclosingConditions(of: site.nameToken, within: function) {
-            if mentionsMember(binding.name, in: condition, syntax) { return true }
+            if analysis.mentionsVariable(binding.name, in: condition) { return true }
             for index in condition where syntax.tokens[index].kind == .identifier {
                 let local = syntax.tokens[index].text
                 var cursor = open + 1
@@ -142,7 +141,7 @@ enum StoredIdentifierRule: RuleChecking {
                     {
                         end += 1
                     }
-                    if mentionsMember(binding.name, in: (cursor + 2)..<end, syntax) { return true }
+                    if analysis.mentionsVariable(binding.name, in: (cursor + 2)..<end) { return true }
                 }
             }
         }
@@ -152,19 +151,11 @@ enum StoredIdentifierRule: RuleChecking {
                     ofStatementAt: analysis.statementStart(of: index), within: function)
                     ?? analysis.decidingCondition(ofStatementAt: index, within: function)
             else { continue }
-            if analysis.mentions(binding.name, in: condition) || mentionsMember(binding.name, in: condition, syntax) {
+            if analysis.mentionsVariable(binding.name, in: condition) {
                 return true
             }
         }
         return false
-    }
-
-    /// `self.task` / `_task` in a condition: the member after a dot counts here.
-    private static func mentionsMember(_ name: String, in range: Range<Int>, _ syntax: SourceSyntax) -> Bool {
-        range.contains { index in
-            let token = syntax.tokens[index]
-            return token.kind == .identifier && token.text.drop { $0 == "_" } == name
-        }
     }
 
     /// A begin on entering the background whose task the return to the foreground ends: the app cannot
