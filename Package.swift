@@ -59,7 +59,10 @@ let package = Package(
         .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"]),
         .testTarget(
             name: "BackgroundTaskSimulationTests",
-            dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskScenarios", "BackgroundTaskPromiseChecking"]
+            dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskScenarios", "BackgroundTaskPromiseChecking"],
+            // The tracer names callers with `dladdr`, which sees only exported symbols: export the test
+            // code's, as a framework exports its own (on Apple platforms executables already do).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
         ),
         .testTarget(name: "BGTaskCLITests", dependencies: ["BGTaskCLI"]),
         // The fixture corpus is sample code to scan, not code to compile.

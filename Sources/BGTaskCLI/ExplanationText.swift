@@ -87,6 +87,10 @@ enum ExplanationText {
         case .refused(let error): "refused: \(error)"
         case .stale(let age): "stale: begun \(formatSeconds(age)) s ago"
         case .limitApproaching(let outstanding, let limit): "limit approaching: \(outstanding) of \(limit) held"
+        case .heldAfterExpirationHandlers: "still held after its expiration handler returned"
+        case .rescued: "rescued: ended by the tracer"
+        case .endedTwice: "ended twice"
+        case .endedAfterRescue: "ended by its owner after the rescue (not passed on)"
         }
     }
 }

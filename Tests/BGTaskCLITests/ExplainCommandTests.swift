@@ -27,7 +27,7 @@ struct ExplainCommandTests {
         )
         #expect(Set(object.keys) == ["scenario", "result", "leakingCallSites", "report"])
         let report = try #require(object["report"] as? [String: Any])
-        #expect(report["version"] as? Int == 1)
+        #expect(report["version"] as? Int == 2)
         let sites = try #require(object["leakingCallSites"] as? [[String: Any]])
         #expect(sites.map { $0["fileID"] as? String } == ["BackgroundTaskScenarios/MissingHandlerScenario.swift"])
         let row = try #require(object["result"] as? [String: Any])

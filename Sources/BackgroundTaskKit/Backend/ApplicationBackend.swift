@@ -110,7 +110,10 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
             guard !MainActorContext.isCurrent else { return nil }  // the resolver itself is beginning
             return deferred.begin(named: name, expirationHandler: expirationHandler, resolver: resolver)
         }
-        let identifier = application.beginBackgroundTask(withName: name, expirationHandler: expirationHandler)
+        // Marked, so that an installed ``BackgroundTaskTracer`` leaves it to the engine's ledger.
+        let identifier = TracerThreadFlags.packageCall {
+            application.beginBackgroundTask(withName: name, expirationHandler: expirationHandler)
+        }
         guard identifier != .invalid else { return nil }
         return BackgroundTaskIdentifier(rawValue: identifier.rawValue)
     }
@@ -127,13 +130,13 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
         if DeferredBegins<Application>.isProvisional(identifier) {
             if let begun = deferred.end(identifier), let application = resolver.resolvedApplication {
-                application.endBackgroundTask(begun)
+                TracerThreadFlags.packageCall { application.endBackgroundTask(begun) }
             }
             return
         }
         let applicationIdentifier = Application.TaskIdentifier(rawValue: identifier.rawValue)
         guard applicationIdentifier != .invalid, let application = resolver.resolvedApplication else { return }
-        application.endBackgroundTask(applicationIdentifier)
+        TracerThreadFlags.packageCall { application.endBackgroundTask(applicationIdentifier) }
     }
 
     /// Reports the app's background state from `applicationState` and UIKit's background and

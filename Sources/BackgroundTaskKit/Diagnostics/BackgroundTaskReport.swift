@@ -13,8 +13,9 @@ import Foundation
 ///
 /// `Documentation/Diagnostics.md` describes the schema, with an example.
 public struct BackgroundTaskReport: Codable, Equatable, Sendable {
-    /// The schema version this package writes.
-    public static let currentVersion = 1
+    /// The schema version this package writes: 2 since the tracer's counters (``CallSiteStatistics/unnamed``
+    /// and the four after it); version 1 reports decode with those counters `0`.
+    public static let currentVersion = 2
 
     /// The schema version of this report.
     public var version: Int

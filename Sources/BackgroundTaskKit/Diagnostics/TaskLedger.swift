@@ -16,6 +16,8 @@ final class TaskLedger {
         case expired
         case endedBySafetyNet
         case notGranted
+        /// A tracer's rescue ended it: counted as expired and as rescued.
+        case rescued
 
         /// Counts one more ending of this kind (a switch, not a key path: no key path is built per end).
         func count(in statistics: inout CallSiteStatistics) {
@@ -24,6 +26,9 @@ final class TaskLedger {
             case .expired: statistics.expired += 1
             case .endedBySafetyNet: statistics.endedBySafetyNet += 1
             case .notGranted: statistics.notGranted += 1
+            case .rescued:
+                statistics.expired += 1
+                statistics.rescued += 1
             }
         }
     }
@@ -149,6 +154,29 @@ final class TaskLedger {
         case .expired: .expired
         case .endedBySafetyNet: .endedBySafetyNet
         case .notGranted: .refused(.notGranted)
+        case .rescued: .rescued
+        }
+    }
+
+    /// What a tracer saw happen to an assertion, counted at its call site and told to observers.
+    enum Anomaly {
+        case heldAfterHandlers
+        case doubleEnd
+        case endedAfterRescue
+    }
+
+    /// Counts an anomaly of `entry`'s assertion and tells the observers.
+    func note(_ anomaly: Anomaly, for entry: LedgerEntry) {
+        switch anomaly {
+        case .heldAfterHandlers:
+            statistics[entry.statisticsIndex].heldAfterHandlers += 1
+            emit(.heldAfterExpirationHandlers, for: entry)
+        case .doubleEnd:
+            statistics[entry.statisticsIndex].doubleEnds += 1
+            emit(.endedTwice, for: entry)
+        case .endedAfterRescue:
+            statistics[entry.statisticsIndex].endedAfterRescue += 1
+            emit(.endedAfterRescue, for: entry)
         }
     }
 

@@ -98,7 +98,9 @@ final class DeferredBegins<Application: ApplicationBackgroundTasking>: Sendable 
             }
             guard let (rawValue, name, handler) = next else { return }
             // Without the lock: the application may call the handler before it returns.
-            let granted = application?.beginBackgroundTask(withName: name, expirationHandler: handler)
+            let granted = TracerThreadFlags.packageCall {
+                application?.beginBackgroundTask(withName: name, expirationHandler: handler)
+            }
             let endNow = state.withLock { state -> Bool in
                 guard let index = state.index(of: rawValue) else { return false }
                 guard let granted, granted != .invalid else {
@@ -112,7 +114,9 @@ final class DeferredBegins<Application: ApplicationBackgroundTasking>: Sendable 
                 state.entries[index].entry = .begun(granted)
                 return false
             }
-            if endNow, let application, let granted { application.endBackgroundTask(granted) }
+            if endNow, let application, let granted {
+                TracerThreadFlags.packageCall { application.endBackgroundTask(granted) }
+            }
         }
     }
 }

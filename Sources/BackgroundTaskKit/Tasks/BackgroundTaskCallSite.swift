@@ -18,8 +18,22 @@ public struct BackgroundTaskCallSite: Codable, Hashable, Sendable, CustomStringC
     /// The call site of a raw begin that did not say where it was made.
     public static let unknown = BackgroundTaskCallSite(fileID: "<unknown>", line: 0, function: "<unknown>")
 
-    /// `Module/File.swift:12 (save(_:))`.
+    /// The caller of a raw begin seen by a ``BackgroundTaskTracer``: the image (app or framework) the
+    /// call came from, and the symbol that made it, or its offset in the image when the image exports
+    /// no symbol there. The line is `0`.
+    ///
+    /// - Parameters:
+    ///   - image: The image's file name (`AnalyticsSDK`, `MyApp`).
+    ///   - symbol: The calling function (demangled for Swift), if the image names it.
+    ///   - offset: The call's offset in the image, for offline symbolication with the image's dSYM.
+    public init(image: String, symbol: String?, offset: UInt) {
+        self.init(fileID: image, line: 0, function: symbol ?? "0x" + String(offset, radix: 16))
+    }
+
+    /// `Module/File.swift:12 (save(_:))`; for a caller seen by the tracer (line 0),
+    /// `Image: symbol`.
     public var description: String {
-        "\(fileID):\(line) (\(function))"
+        if line == 0, !fileID.hasPrefix("<") { return "\(fileID): \(function)" }
+        return "\(fileID):\(line) (\(function))"
     }
 }

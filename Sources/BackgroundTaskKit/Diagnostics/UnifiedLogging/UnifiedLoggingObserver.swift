@@ -100,6 +100,19 @@ public final class UnifiedLoggingObserver<Writer: UnifiedLogWriting>: Background
             log(.error, "still running after \(Self.seconds(age)): end it when its work is done; \(site)", event)
         case .limitApproaching(let outstanding, let limit):
             log(.error, "is number \(outstanding) running at once, near the limit of \(limit); \(site)", event)
+        case .heldAfterExpirationHandlers:
+            log(
+                .fault,
+                "still held after its expiration handler returned: the system terminates the app for it; \(site)",
+                event
+            )
+        case .rescued:
+            close(event, outcome: .expired)
+            log(.fault, "rescued: ended by the tracer because its owner's handler did not end it; \(site)", event)
+        case .endedTwice:
+            log(.error, "ended twice; \(site)", event)
+        case .endedAfterRescue:
+            log(.error, "ended by its owner after the tracer's rescue (the end was not passed on); \(site)", event)
         }
     }
 

@@ -1,0 +1,384 @@
+import Foundation
+
+/// Sees every raw background-task assertion in the process, including those begun by code you cannot
+/// change (analytics, image-cache, database and push SDKs), says who began each one, and tells you
+/// which ones are still held after their expiration handler returned: the ones that get the app
+/// terminated (`0x8badf00d`). Opt-in; optionally it also **rescues** them.
+///
+/// On iOS, tvOS, visionOS and Mac Catalyst one call at launch installs it (see
+/// `Documentation/Tracing.md`):
+///
+/// ```swift
+/// // application(_:didFinishLaunchingWithOptions:)
+/// let tracer = BackgroundTaskTracer.install(configuration: .init(rescuesHeldAssertions: true))
+/// tracer.addObserver { event in
+///     if case .heldAfterExpirationHandlers = event.kind { log.fault("leak by \(event.callSite)") }
+/// }
+/// ```
+///
+/// It intercepts `UIApplication`'s `beginBackgroundTask(withName:expirationHandler:)`,
+/// `beginBackgroundTask(expirationHandler:)` and `endBackgroundTask(_:)`. Each intercepted call:
+///
+/// - always calls the original implementation and returns its result unchanged;
+/// - passes the expiration handler through wrapped: the system still calls it on the thread it
+///   chooses, synchronously, as often as it calls it; the wrapper times it and, after it returns,
+///   checks whether the assertion is still held;
+/// - records the identifier, the name, the thread, the time and **the caller**: the image (app or
+///   framework) and symbol the call came from, found with `dladdr` from the return address;
+/// - is counted once, even when the original implementation calls another intercepted method, and
+///   not at all when it comes from this package's own backend (whose engine already counts it).
+///
+/// Everything it knows goes into the same ledger, report and events as ``DiagnosingBackend``'s,
+/// keyed by caller (``BackgroundTaskCallSite/init(image:symbol:offset:)``) instead of source line,
+/// with the tracer's counters (``CallSiteStatistics/heldAfterHandlers``,
+/// ``CallSiteStatistics/unnamed``, ``CallSiteStatistics/doubleEnds``, …).
+///
+/// ## Rescue
+///
+/// With ``Configuration/rescuesHeldAssertions``, an assertion still held when its own expiration
+/// handler returns is ended by the tracer **inside that same handler call**, and reported as
+/// ``BackgroundTaskEvent/Kind/rescued``. An assertion is never rescued before its own handler has
+/// returned: the check runs in the wrapper, after the handler. One begun with no handler gets the
+/// tracer's own handler when rescue is on, which ends it when the system expires it. When its owner
+/// ends a rescued assertion later, the tracer does not pass that end on (the system would only log
+/// "Can't end BackgroundTask", or, had it reused the identifier, end somebody else's assertion); it
+/// is counted as ``CallSiteStatistics/endedAfterRescue``.
+///
+/// ## Without UIKit
+///
+/// Everything except the method exchange is this class, written over ``TracedApplication``: a stand-in
+/// application calls ``interceptBegin(on:named:expirationHandler:callStack:original:)`` and
+/// ``interceptEnd(on:_:original:)`` from its own three methods, as the exchanged UIKit methods do.
+/// `BackgroundTaskSimulation`'s `SimulatedApplication` is one, driven by the simulator.
+public final class BackgroundTaskTracer: @unchecked Sendable {  // mutable state only under `lock`
+    /// What the tracer does besides watching.
+    public struct Configuration: Sendable, Equatable {
+        /// End an assertion still held after its own expiration handler returned, inside that handler
+        /// call. Off by default.
+        public var rescuesHeldAssertions: Bool
+        /// Frames of each begin's call stack to keep, the caller's first; `0` or `1` keep only the
+        /// caller. Costly (a backtrace per begin); clamped to 0...64. Default 0.
+        public var backtraceDepth: Int
+        /// As ``DiagnosingBackend/Configuration/staleTaskAge``. Default 30 s.
+        public var staleTaskAge: TimeInterval?
+        /// As ``DiagnosingBackend/Configuration/assertionLimit``. Default 1000.
+        public var assertionLimit: Int?
+
+        /// A configuration with the values given and the defaults for the rest.
+        ///
+        /// - Parameters:
+        ///   - rescuesHeldAssertions: See ``rescuesHeldAssertions``.
+        ///   - backtraceDepth: See ``backtraceDepth``.
+        ///   - staleTaskAge: See ``staleTaskAge``.
+        ///   - assertionLimit: See ``assertionLimit``.
+        public init(
+            rescuesHeldAssertions: Bool = false,
+            backtraceDepth: Int = 0,
+            staleTaskAge: TimeInterval? = 30,
+            assertionLimit: Int? = 1000
+        ) {
+            self.rescuesHeldAssertions = rescuesHeldAssertions
+            self.backtraceDepth = min(max(backtraceDepth, 0), 64)
+            self.staleTaskAge = staleTaskAge
+            self.assertionLimit = assertionLimit
+        }
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    private let clock: BackendClock
+    private let lock = EngineLock()
+    private let ledger: TaskLedger
+    private let resolver = CallerResolver()
+    @exclusivity(unchecked) private var nextNumber: UInt64 = 1
+    /// The assertions held, by raw identifier.
+    @exclusivity(unchecked) private var held = IdentifierTable<TracedAssertionEntry>()
+    /// Rescued assertions whose owner has not ended them yet, by raw identifier.
+    @exclusivity(unchecked) private var rescued: [Int: TracedAssertionEntry] = [:]
+    /// The last assertions ended, to tell a double end from an end of a foreign identifier.
+    @exclusivity(unchecked) private var recentlyEnded = RecentEnds()
+    /// Held assertions begun without a handler (with rescue off): checked when a handler returns.
+    @exclusivity(unchecked) private var heldWithoutHandler = 0
+
+    /// Creates a tracer. On Apple platforms use ``install(configuration:)``; create one directly to
+    /// trace a stand-in application.
+    ///
+    /// - Parameters:
+    ///   - configuration: What to do besides watching.
+    ///   - backend: A backend whose clock the tracer reads (the simulator's virtual time); `nil`: the
+    ///     system's monotonic clock.
+    public init(configuration: Configuration = Configuration(), clockOf backend: (any BackgroundTaskBackend)? = nil) {
+        self.configuration = configuration
+        self.clock = backend.map(BackendClock.of) ?? .system
+        self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
+    }
+
+    // MARK: - The interception seam
+
+    /// Traces one begin: call it from the intercepted begin method, with that method's arguments, the
+    /// call stack it captured first thing, and its original implementation.
+    ///
+    /// - Parameters:
+    ///   - application: The application whose method was called.
+    ///   - name: The task name passed in (`nil` for `beginBackgroundTask(expirationHandler:)`).
+    ///   - expirationHandler: The handler passed in.
+    ///   - callStack: ``TracedCallStack/capture(frames:)``, called first in the intercepting method.
+    ///   - original: Calls the original implementation with the name and the handler given to it.
+    /// - Returns: What `original` returned.
+    public func interceptBegin<Application: TracedApplication>(
+        on application: Application,
+        named name: String?,
+        expirationHandler: (@MainActor @Sendable () -> Void)?,
+        callStack: TracedCallStack,
+        original: (String?, (@MainActor @Sendable () -> Void)?) -> Application.TaskIdentifier
+    ) -> Application.TaskIdentifier {
+        guard TracerThreadFlags.current == 0 else { return original(name, expirationHandler) }
+        let caller = resolver.callSite(for: callStack.callerAddress)
+        let rescues = configuration.rescuesHeldAssertions
+        let now = clock.now()
+        let entry = TracedAssertionEntry(
+            name: name, callSite: caller, beganAt: now, hasHandler: expirationHandler != nil || rescues,
+            application: application,
+            backtrace: configuration.backtraceDepth > 1
+                ? Array(callStack.addresses.prefix(configuration.backtraceDepth)) : []
+        )
+        withLock(at: now) {
+            entry.number = nextNumber
+            nextNumber += 1
+            ledger.checkStale()
+            ledger.noteBegin(entry)
+            ledger.noteRunning(entry)
+        }
+        let wrapped: (@MainActor @Sendable () -> Void)? =
+            if expirationHandler != nil || rescues {
+                { @MainActor @Sendable [self] in self.runExpirationHandler(expirationHandler, of: entry) }
+            } else {
+                nil
+            }
+        let identifier = TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(name, wrapped) }
+        let lateRescue = withLock(at: nil) { () -> Bool in
+            guard identifier != .invalid else {
+                ledger.noteFinished(entry, as: .notGranted)
+                return false
+            }
+            entry.rawIdentifier = identifier.rawValue
+            guard entry.isRunning else { return false }
+            held.insert(entry, for: identifier.rawValue)
+            if entry.handlerState == .none { heldWithoutHandler += 1 }
+            ledger.noteGranted(entry, announce: !entry.expiryReported)
+            // The system ran the handler before the begin returned it, so nobody could end it.
+            return entry.handlerState == .returned && takeHeldAfterHandler(entry)
+        }
+        if lateRescue { application.endBypassingTracer(rawIdentifier: identifier.rawValue) }
+        return identifier
+    }
+
+    /// Traces one end: call it from the intercepted end method.
+    ///
+    /// - Parameters:
+    ///   - application: The application whose method was called.
+    ///   - identifier: The identifier passed in.
+    ///   - original: Calls the original implementation. Not called for the first end of an assertion
+    ///     the tracer rescued (see the type's discussion); called in every other case.
+    public func interceptEnd<Application: TracedApplication>(
+        on application: Application,
+        _ identifier: Application.TaskIdentifier,
+        original: (Application.TaskIdentifier) -> Void
+    ) {
+        guard TracerThreadFlags.current == 0, identifier != .invalid else { return original(identifier) }
+        let raw = identifier.rawValue
+        let passOn = withLock(at: clock.now()) { () -> Bool in
+            ledger.checkStale()
+            if let entry = held.remove(raw) {
+                if entry.handlerState == .none { heldWithoutHandler -= 1 }
+                ledger.noteFinished(entry, as: entry.expiryReported ? .expired : .ended)
+                recentlyEnded.add(entry)
+                return true
+            }
+            if let entry = rescued.removeValue(forKey: raw) {
+                ledger.note(.endedAfterRescue, for: entry)
+                return false
+            }
+            if let entry = recentlyEnded.entry(for: raw) {
+                ledger.note(.doubleEnd, for: entry)
+            }
+            return true
+        }
+        guard passOn else { return }
+        TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(identifier) }
+    }
+
+    // MARK: - What it knows
+
+    /// What the traced assertions did, per caller, and which are still held. The same format as
+    /// ``DiagnosingBackend/report()``.
+    public func report() -> BackgroundTaskReport {
+        withLock(at: clock.now()) { ledger.report() }
+    }
+
+    /// The traced assertions still held, in begin order, as ``OutstandingBackgroundTask`` values
+    /// whose call site is the caller.
+    public var outstandingTasks: [OutstandingBackgroundTask] {
+        withLock(at: clock.now()) { ledger.outstanding() }
+    }
+
+    /// The traced assertions still held, in begin order, with everything the tracer knows.
+    public var heldAssertions: [TracedAssertion] {
+        let (now, entries) = withLock(at: clock.now()) { () -> (TimeInterval, [TracedAssertionEntry]) in
+            var entries: [TracedAssertionEntry] = []
+            var entry = ledger.head
+            while let current = entry {
+                if current.isRunning, current.isGranted, let traced = current as? TracedAssertionEntry {
+                    entries.append(traced)
+                }
+                entry = current.next
+            }
+            return (ledger.operationTime, entries)
+        }
+        return entries.map { entry in
+            let state = lock.withLock { entry.handlerState }
+            return TracedAssertion(
+                taskNumber: entry.number, identifier: entry.rawIdentifier, name: entry.name, caller: entry.callSite,
+                beganOnMainThread: entry.beganOnMainThread, thread: entry.threadID, age: now - entry.beganAt,
+                handlerState: TracedAssertion.HandlerState(state),
+                backtrace: entry.backtrace.map { resolver.callSite(for: $0).description }
+            )
+        }
+    }
+
+    /// The held assertions whose expiration handler has returned (or that have none, after another
+    /// handler of the expiry returned): the ones the system terminates the app for.
+    public var heldAfterHandlers: [TracedAssertion] {
+        let numbers = withLock(at: nil) { () -> Set<UInt64> in
+            var numbers: Set<UInt64> = []
+            var entry = ledger.head
+            while let current = entry {
+                if current.isRunning, let traced = current as? TracedAssertionEntry, traced.heldAfterHandlers {
+                    numbers.insert(traced.number)
+                }
+                entry = current.next
+            }
+            return numbers
+        }
+        return heldAssertions.filter { numbers.contains($0.taskNumber) }
+    }
+
+    /// Adds an observer of the traced assertions' events; as ``DiagnosingBackend/addObserver(_:)-(any BackgroundTaskObserver)``.
+    ///
+    /// - Returns: A handle that removes the observer.
+    @discardableResult
+    public func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
+        let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(self))
+        lock.withLock { ledger.addObserver(registration) }
+        return BackgroundTaskObserverHandle { [self] in
+            lock.withLock { ledger.removeObserver(registration) }
+        }
+    }
+
+    /// Adds a closure that observes the traced assertions' events.
+    ///
+    /// - Returns: A handle that removes the observer.
+    @discardableResult
+    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void)
+        -> BackgroundTaskObserverHandle
+    {
+        addObserver(ClosureBackgroundTaskObserver(handler))
+    }
+
+    /// Reports assertions that became stale since the last begin or end.
+    public func checkStaleTasks() {
+        withLock(at: clock.now()) { ledger.checkStale() }
+    }
+
+    /// Waits until every observer has received the events so far (for tests).
+    public func waitForObservers() {
+        for registration in lock.withLock({ ledger.observers }) {
+            registration.waitUntilDelivered()
+        }
+    }
+
+    // MARK: - Private
+
+    /// The wrapper the system calls instead of the owner's handler: times it, and afterwards reports
+    /// (and with rescue, ends) the assertion if it is still held. Runs on whatever thread the system
+    /// chose; the owner's handler runs there, synchronously, every time the wrapper is called.
+    private func runExpirationHandler(_ handler: (@MainActor @Sendable () -> Void)?, of entry: TracedAssertionEntry) {
+        let first = withLock(at: clock.now()) { () -> Bool in
+            guard entry.handlerState == .waiting || entry.handlerState == .none else { return false }
+            entry.handlerState = .running
+            if ledger.noteExpiring(entry) { ledger.emit(.expirationHandlerEntered, for: entry) }
+            return true
+        }
+        let start = clock.now()
+        if let handler { callOnAnyThread(handler) }
+        let end = clock.now()
+        let rescue = withLock(at: end) { () -> Bool in
+            if first {
+                entry.handlerState = .returned
+                ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
+            }
+            noteHandlerlessAssertionsHeld()
+            // Not granted yet (the system called the handler inside the begin): the begin checks.
+            guard held[entry.rawIdentifier] === entry else { return false }
+            return takeHeldAfterHandler(entry)
+        }
+        if rescue { entry.application.endBypassingTracer(rawIdentifier: entry.rawIdentifier) }
+    }
+
+    /// Under the lock, for a held assertion whose handler returned: reports it once, and with rescue
+    /// takes it out of the held ones; `true` when the caller must end it (after unlocking).
+    private func takeHeldAfterHandler(_ entry: TracedAssertionEntry) -> Bool {
+        if !entry.heldAfterHandlers {
+            entry.heldAfterHandlers = true
+            ledger.note(.heldAfterHandlers, for: entry)
+        }
+        guard configuration.rescuesHeldAssertions, held.remove(entry.rawIdentifier) != nil else { return false }
+        ledger.noteFinished(entry, as: .rescued)
+        rescued[entry.rawIdentifier] = entry
+        return true
+    }
+
+    /// Under the lock, after a handler returned: assertions begun without a handler are not told of
+    /// the expiry, and are reported held after handlers once another handler of it has returned.
+    private func noteHandlerlessAssertionsHeld() {
+        guard heldWithoutHandler > 0 else { return }
+        var entry = ledger.head
+        while let current = entry {
+            if current.isRunning, let traced = current as? TracedAssertionEntry, traced.handlerState == .none,
+                !traced.heldAfterHandlers, held[traced.rawIdentifier] === traced
+            {
+                traced.heldAfterHandlers = true
+                ledger.note(.heldAfterHandlers, for: traced)
+            }
+            entry = current.next
+        }
+    }
+
+    /// Calls a main-actor handler on the thread the system chose, without a check that would trap off
+    /// the main thread (iOS has been seen to call handlers elsewhere): the tracer only passes it on.
+    private func callOnAnyThread(_ handler: @escaping @MainActor @Sendable () -> Void) {
+        if MainActorContext.isCurrent {
+            MainActor.assumeIsolated { handler() }
+        } else {
+            unsafeBitCast(handler, to: (@Sendable () -> Void).self)()
+        }
+    }
+
+    private func withLock<Result>(at now: TimeInterval?, _ body: () -> Result) -> Result {
+        lock.withLock {
+            if let now { ledger.operationTime = now }
+            return body()
+        }
+    }
+}
+
+extension TracedAssertion.HandlerState {
+    init(_ state: TracedAssertionEntry.HandlerState) {
+        switch state {
+        case .none: self = .none
+        case .waiting: self = .waiting
+        case .running: self = .running
+        case .returned: self = .returned
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// One raw assertion the tracer saw begin: the ledger's entry, plus what only the tracer knows.
+final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable state only under the tracer's lock
+    /// Where its expiration handler stands.
+    enum HandlerState: UInt8 {
+        /// Begun with no handler.
+        case none
+        /// The handler has not run.
+        case waiting
+        /// The system called the handler; it has not returned.
+        case running
+        /// The handler returned.
+        case returned
+    }
+
+    /// The system's raw identifier; `0` until the begin returns it.
+    @exclusivity(unchecked) var rawIdentifier = 0
+    /// Whether it was begun on the main thread (where the main actor runs).
+    let beganOnMainThread: Bool
+    /// The thread that began it (`pthread_self`, as a number).
+    let threadID: UInt
+    /// The caller's frames, when the tracer keeps backtraces.
+    let backtrace: [UInt]
+    /// Ends it without the tracer seeing the call: for the rescue.
+    let application: any TracedApplication
+    @exclusivity(unchecked) var handlerState: HandlerState
+    /// Reported as still held after its handler (or the handlers of an expiry) returned.
+    @exclusivity(unchecked) var heldAfterHandlers = false
+
+    init(
+        name: String?, callSite: BackgroundTaskCallSite, beganAt: TimeInterval,
+        hasHandler: Bool, application: any TracedApplication, backtrace: [UInt]
+    ) {
+        self.beganOnMainThread = MainActorContext.isCurrent
+        self.threadID = pthreadNumber()
+        self.backtrace = backtrace
+        self.application = application
+        self.handlerState = hasHandler ? .waiting : .none
+        super.init(number: 0, name: name, callSite: callSite, beganAt: beganAt)
+    }
+}
+
+/// The calling thread as a number: `pthread_self()`, whose type differs between platforms.
+func pthreadNumber() -> UInt {
+    #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+    #else
+        UInt(pthread_self())
+    #endif
+}
