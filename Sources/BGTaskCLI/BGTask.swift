@@ -9,9 +9,13 @@ public enum BGTask {
                       and print how each variant ends.
           audit       Scan Swift and Objective-C sources (PATH...) for risky raw background-task
                       calls: bgtask audit PATH... (rules BT001-BT010, see Documentation/Audit.md).
+          report      Print a saved diagnostics report, flight-recorder snapshot, list of probable
+                      terminations or MetricKit payload (FILE, JSON) as a table of the leaking
+                      call sites and callers.
 
         \(simulateOptions)
         \(auditOptions)
+        \(reportOptions)
         OTHER:
           -h, --help            Show this text; `bgtask <command> --help` shows that command's.
 
@@ -36,6 +40,25 @@ public enum BGTask {
         package's tasks thrown away at once (rules BT001-BT010, see Documentation/Audit.md).
 
         \(auditOptions)
+        """
+
+    /// `bgtask report --help`.
+    public static let reportUsage = """
+        USAGE: bgtask report [options] FILE
+
+        Prints a saved background-task file as a table of the leaking call sites and callers:
+        a report (`DiagnosingBackend.report()`, `BackgroundTaskTracer.report()`, a manager's
+        report), a flight-recorder snapshot or its list of probable terminations, or a MetricKit
+        diagnostic or metric payload (`jsonRepresentation()`). FILE `-` reads standard input.
+
+        \(reportOptions)
+        """
+
+    private static let reportOptions = """
+        REPORT OPTIONS:
+          --format text|json    Output format (default: text).
+          Exit status: 0 printed, 2 usage error or a file it cannot read.
+
         """
 
     private static let simulateOptions = """
@@ -101,6 +124,13 @@ public enum BGTask {
             switch AuditCommand.parse(options) {
             case .success(let audit): return await audit.run()
             case .failure(let error): return .usageError(error.message, command: "audit")
+            }
+        case "report":
+            let options = Array(arguments.dropFirst())
+            if options.contains(where: isHelp) { return .success(reportUsage) }
+            switch ReportCommand.parse(options) {
+            case .success(let report): return report.run()
+            case .failure(let error): return .usageError(error.message, command: "report")
             }
         default:
             return .usageError("unknown command '\(command)'")

@@ -11,7 +11,8 @@ enum ResultTable {
         "  ago\", …) or the debugger prevented a kill; clean = neither.",
         "TIME: virtual seconds when the run ended, by its own end or by expiry: \"clean 30 s\" can be work",
         "  the expiration handler cut short, cleanly. The naive variant is the raw UIKit pattern; the others",
-        "  are this package's faces.",
+        "  are this package's faces. In third-party-sdk the SDK's code cannot change: traced runs it under",
+        "  BackgroundTaskTracer, traced-rescue with the tracer's rescue.",
         "See why a naive flow fails, and the line to fix: bgtask simulate --explain SCENARIO",
     ]
 

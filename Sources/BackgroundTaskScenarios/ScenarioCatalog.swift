@@ -14,6 +14,7 @@ public enum ScenarioCatalog {
         .checkThenEndRace,
         .debuggerRun,
         .extensionActivity,
+        .thirdPartySDK,
     ]
 
     /// The scenario with this ``Scenario/id``, if any.

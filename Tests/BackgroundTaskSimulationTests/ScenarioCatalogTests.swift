@@ -17,6 +17,7 @@ private let expectedNaiveOutcomes:
             ("too-many-tasks", .tooManyAssertions, .assertionLimitExceeded, 0),
             ("slow-handler", .watchdogTimeout, .expirationHandlersTookTooLong, 31),  // handlers at 26 s + 5 s
             ("extension-activity", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
+            ("third-party-sdk", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
         ]
 
 /// Scenarios whose naive flow iOS warns about instead of terminating, with the variants that escape
@@ -35,7 +36,7 @@ struct ScenarioCatalogTests {
                 == Set(expectedNaiveOutcomes.map(\.scenario)).union(expectedWarnings.keys)
         )
         #expect(ScenarioCatalog.all.count == expectedNaiveOutcomes.count + expectedWarnings.count)
-        for scenario in ScenarioCatalog.all {
+        for scenario in ScenarioCatalog.all where scenario.id != "third-party-sdk" {
             #expect(
                 scenario.variants.map(\.name) == [
                     "naive", "correct", "safe", "scoped", "closure", "manager", "manager-coalesced", "manager-lazy",
@@ -64,7 +65,10 @@ struct ScenarioCatalogTests {
         )
     }
 
-    @Test(arguments: ScenarioCatalog.all.map(\.id), ScenarioVariant.correctVariantNames)
+    @Test(
+        arguments: ScenarioCatalog.all.map(\.id).filter { $0 != "third-party-sdk" },
+        ScenarioVariant.correctVariantNames
+    )
     func theCorrectFlowEndsCleanWithEveryAssertionEndedOnce(_ id: String, variant: String) async throws {
         let scenario = try #require(ScenarioCatalog.scenario(withID: id))
         let correct = try #require(scenario.variant(named: variant))
@@ -90,6 +94,29 @@ struct ScenarioCatalogTests {
         }
         #expect(outcomes.filter { $0.value == .clean }.keys.sorted() == ["manager-coalesced", "manager-lazy"])
         #expect(outcomes["naive"] == .warned)
+    }
+
+    @Test func aThirdPartyLeakKillsTheAppUnlessTheTracerRescuesIt() async throws {
+        let scenario = try #require(ScenarioCatalog.scenario(withID: "third-party-sdk"))
+        #expect(scenario.variants.map(\.name) == ["naive", "traced", "traced-rescue"])
+        for name in ["naive", "traced"] {
+            let (result, simulator) = await ScenarioRunner.run(
+                try #require(scenario.variant(named: name)), of: scenario)
+            #expect(result.outcome == .terminated)
+            #expect(simulator.termination?.heldAssertions.map(\.name) == ["Analytics flush"])
+        }
+        let (rescued, simulator) = await ScenarioRunner.run(
+            try #require(scenario.variant(named: "traced-rescue")), of: scenario)
+        #expect(rescued.outcome == .clean)
+        #expect(simulator.termination == nil)
+        try simulator.expectNoLeaks()
+        // The rescue's end reached the system inside the SDK's handler call, after the SDK's own code.
+        let events = simulator.events
+        let called = try #require(events.firstIndex { if case .expirationHandlerCalled = $0 { true } else { false } })
+        let ended = try #require(events.firstIndex { if case .ended = $0 { true } else { false } })
+        let returned = try #require(
+            events.firstIndex { if case .expirationHandlerReturned = $0 { true } else { false } })
+        #expect(called < ended && ended + 1 == returned)
     }
 
     // MARK: - What each naive flow shows

@@ -32,6 +32,7 @@ import Foundation
 /// The handler is timed: observers get ``BackgroundTaskEvent/Kind/expirationHandlerEntered`` and
 /// ``BackgroundTaskEvent/Kind/expirationHandlerExited(duration:)`` around it.
 public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBackend, DefaultBackendFallThroughReceiving,
+    FlightRecorderSource,
     @unchecked Sendable  // mutable state only under `lock`
 {
     /// What a diagnosing backend watches for.
@@ -239,6 +240,15 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         withLock(at: clock.now()) { ledger.checkStale() }
     }
 
+    /// The assertions held, oldest first, for a ``FlightRecorder``'s snapshot.
+    public func flightRecorderTasks(limit: Int, maximumNameLength: Int) -> (
+        tasks: [FlightRecorderSnapshot.Task], omitted: Int
+    ) {
+        withLock(at: clock.now()) {
+            ledger.flightRecorderTasks(source: "backend", limit: limit, nameLength: maximumNameLength)
+        }
+    }
+
     /// Waits until every observer has received the events so far (for tests).
     public func waitForObservers() {
         for registration in lock.withLock({ ledger.observers }) {
@@ -262,6 +272,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         guard reported else { return }
         let end = clock.now()
         withLock(at: end) {
+            entry.expiryHandlerReturned = true
             ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
         }
     }

@@ -28,6 +28,9 @@ class LedgerEntry: @unchecked Sendable {  // mutable state only under the owner'
     @exclusivity(unchecked) var expiryReported = false
     /// In the ledger's list.
     @exclusivity(unchecked) var isLinked = false
+    /// Its expiration handler returned (diagnosing backends and tracers time it): for the flight
+    /// recorder's snapshots.
+    @exclusivity(unchecked) var expiryHandlerReturned = false
 
     init(number: UInt64, name: String?, callSite: BackgroundTaskCallSite, beganAt: TimeInterval) {
         self.number = number

@@ -289,6 +289,33 @@ final class TaskLedger {
         )
     }
 
+    /// The running tasks whose assertion was granted, oldest first, as a flight recorder stores them:
+    /// at most `limit`, names cut to `nameLength` characters; and how many were left out.
+    func flightRecorderTasks(source: String, limit: Int, nameLength: Int) -> (
+        tasks: [FlightRecorderSnapshot.Task], omitted: Int
+    ) {
+        var tasks: [FlightRecorderSnapshot.Task] = []
+        var omitted = 0
+        var entry = head
+        while let current = entry {
+            if current.isRunning, current.isGranted {
+                if tasks.count < limit {
+                    tasks.append(
+                        FlightRecorderSnapshot.Task(
+                            callSite: current.callSite, name: current.name.map { String($0.prefix(nameLength)) },
+                            age: operationTime - current.beganAt, expiryStarted: current.expiryReported,
+                            handlerReturned: current.expiryHandlerReturned, source: source
+                        )
+                    )
+                } else {
+                    omitted += 1
+                }
+            }
+            entry = current.next
+        }
+        return (tasks, omitted)
+    }
+
     /// The running tasks in begin order, with their ages.
     func outstanding() -> [OutstandingBackgroundTask] {
         var tasks: [OutstandingBackgroundTask] = []

@@ -50,7 +50,7 @@ import Foundation
 /// application calls ``interceptBegin(on:named:expirationHandler:callStack:original:)`` and
 /// ``interceptEnd(on:_:original:)`` from its own three methods, as the exchanged UIKit methods do.
 /// `BackgroundTaskSimulation`'s `SimulatedApplication` is one, driven by the simulator.
-public final class BackgroundTaskTracer: @unchecked Sendable {  // mutable state only under `lock`
+public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendable {  // mutable state only under `lock`
     /// What the tracer does besides watching.
     public struct Configuration: Sendable, Equatable {
         /// End an assertion still held after its own expiration handler returned, inside that handler
@@ -290,6 +290,15 @@ public final class BackgroundTaskTracer: @unchecked Sendable {  // mutable state
         withLock(at: clock.now()) { ledger.checkStale() }
     }
 
+    /// The traced assertions held, oldest first, for a ``FlightRecorder``'s snapshot.
+    public func flightRecorderTasks(limit: Int, maximumNameLength: Int) -> (
+        tasks: [FlightRecorderSnapshot.Task], omitted: Int
+    ) {
+        withLock(at: clock.now()) {
+            ledger.flightRecorderTasks(source: "tracer", limit: limit, nameLength: maximumNameLength)
+        }
+    }
+
     /// Waits until every observer has received the events so far (for tests).
     public func waitForObservers() {
         for registration in lock.withLock({ ledger.observers }) {
@@ -315,6 +324,7 @@ public final class BackgroundTaskTracer: @unchecked Sendable {  // mutable state
         let rescue = withLock(at: end) { () -> Bool in
             if first {
                 entry.handlerState = .returned
+                entry.expiryHandlerReturned = true
                 ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
             }
             noteHandlerlessAssertionsHeld()

@@ -1,0 +1,225 @@
+import BackgroundTaskKit
+import Foundation
+
+/// `bgtask report FILE`: prints a saved diagnostics report, flight-recorder snapshot, list of probable
+/// terminations, or MetricKit payload as a table of the leaking call sites and callers.
+struct ReportCommand {
+    enum Format: String {
+        case text, json
+    }
+
+    var path: String?
+    var format = Format.text
+
+    static func parse(_ arguments: [String]) -> Result<ReportCommand, UsageError> {
+        var command = ReportCommand()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--format":
+                guard let value = remaining.popFirst(), let format = Format(rawValue: value) else {
+                    return .failure(UsageError(message: "--format needs text or json"))
+                }
+                command.format = format
+            default:
+                guard !argument.hasPrefix("-") || argument == "-" else {
+                    return .failure(UsageError(message: "unknown option '\(argument)'"))
+                }
+                guard command.path == nil else { return .failure(UsageError(message: "give one FILE")) }
+                command.path = argument
+            }
+        }
+        guard command.path != nil else { return .failure(UsageError(message: "missing FILE")) }
+        return .success(command)
+    }
+
+    func run() -> CommandResult {
+        guard let path else { return .usageError("missing FILE", command: "report") }
+        let data: Data
+        do {
+            data =
+                try path == "-"
+                ? FileHandle.standardInput.readToEnd() ?? Data() : Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            return CommandResult(
+                exitStatus: 2, standardError: "error: cannot read \(path): \(error.localizedDescription)\n")
+        }
+        guard let document = SavedDocument(data) else {
+            return CommandResult(
+                exitStatus: 2,
+                standardError: """
+                    error: \(path) is not a background-task report, flight-recorder snapshot, list of probable \
+                    terminations, or MetricKit payload
+
+                    """
+            )
+        }
+        switch format {
+        case .text: return .success(document.text().joined(separator: "\n") + "\n")
+        case .json: return .success(document.json())
+        }
+    }
+}
+
+/// A file `bgtask report` understands, decoded.
+enum SavedDocument {
+    case report(BackgroundTaskReport)
+    case snapshot(FlightRecorderSnapshot)
+    case terminations([ProbableBackgroundTaskTermination])
+    case crashDiagnostics([CrashDiagnosticRecord])
+    case exitCounts([BackgroundExitCounts])
+
+    init?(_ data: Data) {
+        let decoder = JSONDecoder()
+        if let report = try? decoder.decode(BackgroundTaskReport.self, from: data) {
+            self = .report(report)
+        } else if let snapshot = try? decoder.decode(FlightRecorderSnapshot.self, from: data) {
+            self = .snapshot(snapshot)
+        } else if let terminations = try? decoder.decode([ProbableBackgroundTaskTermination].self, from: data) {
+            self = .terminations(terminations)
+        } else if let counts = try? MetricKitJSON.backgroundExitCounts(in: data), !counts.isEmpty {
+            self = .exitCounts(counts)
+        } else if let crashes = try? MetricKitJSON.crashDiagnostics(in: data) {
+            self = .crashDiagnostics(crashes)
+        } else {
+            return nil
+        }
+    }
+
+    /// The call sites of a report that leaked or misbehaved, worst first.
+    static func leaking(_ report: BackgroundTaskReport) -> [CallSiteStatistics] {
+        report.callSites
+            .filter {
+                $0.outstanding + $0.expired + $0.endedBySafetyNet + $0.heldAfterHandlers + $0.doubleEnds
+                    + $0.endedAfterRescue > 0
+            }
+            .sorted {
+                ($0.heldAfterHandlers, $0.outstanding, $0.endedBySafetyNet, $0.expired)
+                    > ($1.heldAfterHandlers, $1.outstanding, $1.endedBySafetyNet, $1.expired)
+            }
+    }
+
+    func text() -> [String] {
+        switch self {
+        case .report(let report):
+            let leaking = Self.leaking(report)
+            var lines = [
+                "Background-task report (version \(report.version)): \(report.callSites.count) call sites, "
+                    + "\(leaking.count) leaking or misbehaving; most held at once: \(report.outstandingHighWaterMark)."
+            ]
+            guard !leaking.isEmpty else { return lines + ["No call site leaked."] }
+            lines += TextTable.render(
+                header: [
+                    "CALL SITE", "BEGUN", "ENDED", "EXPIRED", "HELD AFTER HANDLERS", "RESCUED", "SAFETY NET",
+                    "DOUBLE ENDS", "UNNAMED", "HELD NOW",
+                ],
+                rows: leaking.map { site in
+                    [site.callSite.description]
+                        + [
+                            site.begun, site.ended, site.expired, site.heldAfterHandlers, site.rescued,
+                            site.endedBySafetyNet, site.doubleEnds, site.unnamed, site.outstanding,
+                        ].map(String.init)
+                }
+            )
+            return lines
+        case .snapshot(let snapshot):
+            var lines = [
+                "Flight-recorder snapshot of process \(snapshot.processID), build \(snapshot.appBuild ?? "unknown"), "
+                    + "moment \(snapshot.moment.rawValue), in background: "
+                    + (snapshot.inBackground.map { $0 ? "yes" : "no" } ?? "unknown") + "."
+            ]
+            if let record = ProbableBackgroundTaskTermination(snapshot: snapshot) {
+                lines.append(
+                    "Had the process vanished here, the next launch records a probable background-task "
+                        + "termination (evidence: \(record.evidence.rawValue)).")
+            } else {
+                lines.append("Had the process vanished here, it was not for a background task.")
+            }
+            guard !snapshot.tasks.isEmpty else { return lines + ["No task held."] }
+            lines += TextTable.render(
+                header: ["CALL SITE", "NAME", "AGE", "EXPIRY", "SOURCE"],
+                rows: snapshot.tasks.map { task in
+                    [
+                        task.callSite.description, task.name ?? "(unnamed)", "\(formatSeconds(task.age)) s",
+                        task.handlerReturned ? "handler returned" : task.expiryStarted ? "handler running" : "-",
+                        task.source,
+                    ]
+                }
+            )
+            if snapshot.omittedTaskCount > 0 { lines.append("… and \(snapshot.omittedTaskCount) more tasks.") }
+            return lines
+        case .terminations(let terminations):
+            let lines = ["\(terminations.count) probable background-task terminations."]
+            guard !terminations.isEmpty else { return lines }
+            return lines
+                + TextTable.render(
+                    header: ["PROCESS", "BUILD", "EVIDENCE", "CONFIRMED", "CALL SITES"],
+                    rows: terminations.map { record in
+                        [
+                            String(record.processID), record.appBuild ?? "unknown", record.evidence.rawValue,
+                            record.confirmation.map { "\($0.kind.rawValue) (\($0.match.rawValue))" } ?? "no",
+                            record.callSites.map(\.description).joined(separator: "; "),
+                        ]
+                    }
+                )
+        case .crashDiagnostics(let crashes):
+            let relevant = crashes.filter { $0.kind.concernsBackgroundTasks }
+            let lines = [
+                "MetricKit diagnostic payload: \(crashes.count) crash diagnostics, \(relevant.count) about background tasks."
+            ]
+            guard !crashes.isEmpty else { return lines }
+            return lines
+                + TextTable.render(
+                    header: ["PROCESS", "BUILD", "KIND", "TERMINATION REASON"],
+                    rows: crashes.map { crash in
+                        [
+                            crash.processID.map(String.init) ?? "unknown", crash.appBuild, crash.kind.rawValue,
+                            crash.terminationReason ?? "-",
+                        ]
+                    }
+                )
+        case .exitCounts(let counts):
+            return ["MetricKit metric payload: background exits."]
+                + TextTable.render(
+                    header: ["BUILD", "TASK ASSERTION TIMEOUT", "WATCHDOG", "NORMAL", "OTHER"],
+                    rows: counts.map { count in
+                        [count.appBuild ?? "unknown"]
+                            + [
+                                count.backgroundTaskAssertionTimeout, count.appWatchdog, count.normal, count.other,
+                            ].map(String.init)
+                    }
+                )
+        }
+    }
+
+    /// `{"kind": …, "summary": …, "leaking": […]}`: the leaking rows in their own JSON encoding.
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let summary = text().first ?? ""
+        let data: Data?
+        switch self {
+        case .report(let report):
+            data = try? encoder.encode(JSONDocument(kind: "report", summary: summary, leaking: Self.leaking(report)))
+        case .snapshot(let snapshot):
+            data = try? encoder.encode(JSONDocument(kind: "snapshot", summary: summary, leaking: snapshot.tasks))
+        case .terminations(let terminations):
+            data = try? encoder.encode(JSONDocument(kind: "terminations", summary: summary, leaking: terminations))
+        case .crashDiagnostics(let crashes):
+            data = try? encoder.encode(
+                JSONDocument(
+                    kind: "metrickit-diagnostics", summary: summary,
+                    leaking: crashes.filter { $0.kind.concernsBackgroundTasks }))
+        case .exitCounts(let counts):
+            data = try? encoder.encode(JSONDocument(kind: "metrickit-metrics", summary: summary, leaking: counts))
+        }
+        return (data.flatMap { String(data: $0, encoding: .utf8) } ?? "{}") + "\n"
+    }
+}
+
+/// The JSON form of a document.
+private struct JSONDocument<Row: Encodable>: Encodable {
+    let kind: String
+    let summary: String
+    let leaking: [Row]
+}
