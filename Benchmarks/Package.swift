@@ -4,6 +4,7 @@
 //
 // Run from the package root (each target's comment below says what it measures):
 //   swift run -c release --package-path Benchmarks AuditBenchmark
+//   swift run -c release --package-path Benchmarks FieldCost
 //   swift package --package-path Benchmarks benchmark --target FaceCosts      # ordo-one, a few minutes
 //   bash Benchmarks/instructions.sh                                           # callgrind, needs valgrind
 //
@@ -34,6 +35,11 @@ let package = Package(
         // `FaceCost <face> <count>`: one face's begin+end pair, N times, with nothing else around it, so
         // that `instructions.sh` can count its instructions with callgrind.
         .executableTarget(name: "FaceCost", dependencies: ["FaceBenchmarkSupport"]),
+        // `FieldCost`: the tracer's cost per intercepted begin/end and the flight recorder's per snapshot.
+        .executableTarget(
+            name: "FieldCost",
+            dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")]
+        ),
         // The ordo-one suite: time per pair, scaling with outstanding tasks, expiry, diagnostics, two
         // threads and memory per task, every face side by side in one run.
         .executableTarget(

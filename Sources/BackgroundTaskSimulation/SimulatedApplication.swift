@@ -2,7 +2,7 @@ import BackgroundTaskKit
 import Foundation
 
 /// An application object shaped like `UIApplication`, whose assertions are the simulator's: the
-/// stand-in on which a ``BackgroundTaskKit/BackgroundTaskTracer`` is tested and demonstrated without
+/// stand-in on which a `BackgroundTaskTracer` is tested and demonstrated without
 /// UIKit.
 ///
 /// Its three background-task methods have UIKit's declarations. "Third-party" code calls them as it

@@ -1,7 +1,7 @@
 import Foundation
 
 extension BackgroundTaskTracer {
-    /// The tracer ``install(configuration:)`` installed in this process, if any.
+    /// The tracer `install(configuration:)` installed in this process, if any.
     public static var installed: BackgroundTaskTracer? {
         installation.withLock { $0 }
     }

@@ -97,10 +97,12 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
     @exclusivity(unchecked) private var rescued: [Int: TracedAssertionEntry] = [:]
     /// The last assertions ended, to tell a double end from an end of a foreign identifier.
     @exclusivity(unchecked) private var recentlyEnded = RecentEnds()
+    /// Signalled when an end that a returning handler may wait for has reached the system.
+    private let endsLanded = NSCondition()
     /// Held assertions begun without a handler (with rescue off): checked when a handler returns.
     @exclusivity(unchecked) private var heldWithoutHandler = 0
 
-    /// Creates a tracer. On Apple platforms use ``install(configuration:)``; create one directly to
+    /// Creates a tracer. On Apple platforms use `install(configuration:)`; create one directly to
     /// trace a stand-in application.
     ///
     /// - Parameters:
@@ -187,25 +189,36 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
     ) {
         guard TracerThreadFlags.current == 0, identifier != .invalid else { return original(identifier) }
         let raw = identifier.rawValue
-        let passOn = withLock(at: clock.now()) { () -> Bool in
+        let (passOn, ending) = withLock(at: clock.now()) { () -> (Bool, TracedAssertionEntry?) in
             ledger.checkStale()
             if let entry = held.remove(raw) {
                 if entry.handlerState == .none { heldWithoutHandler -= 1 }
                 ledger.noteFinished(entry, as: entry.expiryReported ? .expired : .ended)
                 recentlyEnded.add(entry)
-                return true
+                entry.endInFlight = true
+                return (true, entry)
             }
             if let entry = rescued.removeValue(forKey: raw) {
                 ledger.note(.endedAfterRescue, for: entry)
-                return false
+                return (false, nil)
             }
             if let entry = recentlyEnded.entry(for: raw) {
                 ledger.note(.doubleEnd, for: entry)
             }
-            return true
+            return (true, nil)
         }
         guard passOn else { return }
         TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(identifier) }
+        guard let ending else { return }
+        let handlerMayWait = withLock(at: nil) { () -> Bool in
+            ending.endInFlight = false
+            return ending.handlerState == .running
+        }
+        if handlerMayWait {
+            endsLanded.lock()
+            endsLanded.broadcast()
+            endsLanded.unlock()
+        }
     }
 
     // MARK: - What it knows
@@ -263,7 +276,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
         return heldAssertions.filter { numbers.contains($0.taskNumber) }
     }
 
-    /// Adds an observer of the traced assertions' events; as ``DiagnosingBackend/addObserver(_:)-(any BackgroundTaskObserver)``.
+    /// Adds an observer of the traced assertions' events; as `DiagnosingBackend.addObserver(_:)`.
     ///
     /// - Returns: A handle that removes the observer.
     @discardableResult
@@ -320,6 +333,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
         }
         let start = clock.now()
         if let handler { callOnAnyThread(handler) }
+        waitForEndInFlight(of: entry)
         let end = clock.now()
         let rescue = withLock(at: end) { () -> Bool in
             if first {
@@ -333,6 +347,20 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
             return takeHeldAfterHandler(entry)
         }
         if rescue { entry.application.endBypassingTracer(rawIdentifier: entry.rawIdentifier) }
+    }
+
+    /// How long a returning handler waits for its assertion's end, made on another thread and still on
+    /// its way to the system, before the system checks what is held.
+    static let endInFlightWaitLimit: TimeInterval = 1
+
+    /// After the owner's handler returned: if its assertion's end is still on its way to the system
+    /// (called on another thread, not returned yet), waits for it, at most ``endInFlightWaitLimit``,
+    /// so that the system sees it ended when the handler returns.
+    private func waitForEndInFlight(of entry: TracedAssertionEntry) {
+        let deadline = Date(timeIntervalSinceNow: Self.endInFlightWaitLimit)
+        endsLanded.lock()
+        while lock.withLock({ entry.endInFlight }), endsLanded.wait(until: deadline) {}
+        endsLanded.unlock()
     }
 
     /// Under the lock, for a held assertion whose handler returned: reports it once, and with rescue

@@ -25,6 +25,8 @@ final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable
     /// Ends it without the tracer seeing the call: for the rescue.
     let application: any TracedApplication
     @exclusivity(unchecked) var handlerState: HandlerState
+    /// Its owner's end has reached the tracer and not yet returned from the original implementation.
+    @exclusivity(unchecked) var endInFlight = false
     /// Reported as still held after its handler (or the handlers of an expiry) returned.
     @exclusivity(unchecked) var heldAfterHandlers = false
 

@@ -28,7 +28,7 @@ public struct TracedCallStack: Sendable {
     public static func capture(frames: Int = 1) -> TracedCallStack {
         guard let backtrace = DynamicLinker.backtrace else { return TracedCallStack(addresses: []) }
         let kept = min(max(frames, 1), 64)
-        let skipped = 2
+        let skipped = machineryFrames + 2
         let capacity = kept + skipped
         let buffer = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
@@ -41,4 +41,23 @@ public struct TracedCallStack: Sendable {
         }
         return TracedCallStack(addresses: addresses)
     }
+
+    /// Frames that `backtrace` itself puts first, before the frame of the function that called it:
+    /// none normally; a sanitizer's interceptor of `backtrace` adds one. Found once, by looking at
+    /// the first frames of a backtrace taken the way ``capture(frames:)`` takes its own.
+    static let machineryFrames: Int = {
+        guard let backtrace = DynamicLinker.backtrace else { return 0 }
+        let buffer = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 8)
+        defer { buffer.deallocate() }
+        let count = Int(backtrace(buffer, 8))
+        var machinery = 0
+        while machinery < count,
+            let symbol = DynamicLinker.info(for: UInt(bitPattern: buffer[machinery]))?.symbol,
+            symbol == "backtrace" || symbol.hasPrefix("__interceptor_") || symbol.hasPrefix("___interceptor_")
+                || symbol.hasPrefix("__sanitizer") || symbol.hasPrefix("__tsan") || symbol.hasPrefix("__asan")
+        {
+            machinery += 1
+        }
+        return machinery
+    }()
 }

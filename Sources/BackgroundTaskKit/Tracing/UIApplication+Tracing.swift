@@ -65,7 +65,7 @@
         }
 
         /// Replaces the three methods' implementations with blocks that call the tracer, which calls
-        /// the originals. Once per process (``BackgroundTaskTracer/install(configuration:)`` holds its
+        /// the originals. Once per process (`BackgroundTaskTracer.install(configuration:)` holds its
         /// lock around it).
         static func exchangeMethods(tracer: BackgroundTaskTracer) {
             let type: AnyClass = UIApplication.self
