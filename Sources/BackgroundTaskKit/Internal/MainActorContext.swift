@@ -10,9 +10,26 @@ import Foundation
 package enum MainActorContext {
     /// Whether code may assume main-actor isolation here (`MainActor.assumeIsolated` succeeds).
     package static var isCurrent: Bool {
-        Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey.value) == true
+        isMainThread || DispatchQueue.getSpecific(key: mainQueueKey.value) == true
+    }
+
+    /// `Thread.isMainThread`, asked once per thread: a thread never becomes or stops being the main
+    /// thread, and on Linux the question costs two system calls (`getpid`, `gettid`).
+    static var isMainThread: Bool {
+        let known = Int(bitPattern: pthread_getspecific(mainThreadKey))
+        if known != 0 { return known == 1 }
+        let isMain = Thread.isMainThread
+        pthread_setspecific(mainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
+        return isMain
     }
 }
+
+/// Per thread: 0 not asked yet, 1 the main thread, 2 another thread.
+private let mainThreadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
 
 // Set on the main queue once, the first time it is needed. Boxed: `DispatchSpecificKey` is an
 // immutable identity token, but not every SDK declares it `Sendable`.

@@ -349,6 +349,10 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
         if rescue { entry.application.endBypassingTracer(rawIdentifier: entry.rawIdentifier) }
     }
 
+    /// Rescued assertions remembered until their owner ends them (so that end is not passed on). An
+    /// end of one forgotten beyond this is passed on, and iOS logs "Can't end BackgroundTask".
+    static let keptRescues = 256
+
     /// How long a returning handler waits for its assertion's end, made on another thread and still on
     /// its way to the system, before the system checks what is held.
     static let endInFlightWaitLimit: TimeInterval = 1
@@ -372,6 +376,8 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
         }
         guard configuration.rescuesHeldAssertions, held.remove(entry.rawIdentifier) != nil else { return false }
         ledger.noteFinished(entry, as: .rescued)
+        // Owners that never end a rescued assertion would grow this forever: keep the last ones.
+        if rescued.count >= Self.keptRescues { rescued.remove(at: rescued.startIndex) }
         rescued[entry.rawIdentifier] = entry
         return true
     }

@@ -194,6 +194,39 @@ struct TracerTests {
         #expect(app.tracer.report().callSites.first?.rescued == 1)
     }
 
+    @Test func aHandlerTheSystemCallsTwiceRunsTwiceAndIsTimedOnce() throws {
+        let app = TracedApp(rescue: true)
+        let calls = Locked(0)
+        let identifier = Locked(SimulatedApplication.TaskIdentifier.invalid)
+        app.simulator.faults = [.handlerTwice]
+        let begun = app.application.beginBackgroundTask(withName: "Twice") {
+            calls.withLock { $0 += 1 }
+            app.application.endBackgroundTask(identifier.withLock { $0 })
+        }
+        identifier.withLock { $0 = begun }
+        app.expire()
+        #expect(calls.withLock { $0 } == 2)  // passed through every time the system calls it
+        #expect(app.simulator.termination == nil)
+        let kinds = app.kinds()
+        #expect(kinds.filter { $0 == .expirationHandlerEntered }.count == 1)
+        #expect(kinds.filter { if case .expirationHandlerExited = $0 { true } else { false } }.count == 1)
+        let site = try #require(app.tracer.report().callSites.first)
+        #expect(site.expired == 1 && site.rescued == 0 && site.doubleEnds == 1)
+    }
+
+    @Test func aHandlerCalledOffTheMainThreadRunsThereAndIsStillRescued() throws {
+        let app = TracedApp(rescue: true)
+        let ranOnMain = Locked<Bool?>(nil)
+        app.simulator.faults = [.handlerOffMainActor]
+        _ = app.application.beginBackgroundTask(withName: "Off main") {
+            ranOnMain.withLock { $0 = Thread.isMainThread }
+        }
+        app.expire()
+        #expect(ranOnMain.withLock { $0 } == false)
+        #expect(app.simulator.termination == nil)
+        #expect(app.tracer.report().callSites.first?.rescued == 1)
+    }
+
     @Test func aRefusedBeginIsCountedAsNotGranted() {
         let app = TracedApp()
         app.simulator.faults = [.notGranted(callingHandler: false)]
