@@ -32,7 +32,7 @@ import Foundation
 /// The handler is timed: observers get ``BackgroundTaskEvent/Kind/expirationHandlerEntered`` and
 /// ``BackgroundTaskEvent/Kind/expirationHandlerExited(duration:)`` around it.
 public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBackend, DefaultBackendFallThroughReceiving,
-    FlightRecorderSource,
+    FlightRecorderSource, CriticalMomentReporting,
     @unchecked Sendable  // mutable state only under `lock`
 {
     /// What a diagnosing backend watches for.
@@ -74,6 +74,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     @exclusivity(unchecked) private var nextNumber: UInt64 = 1
     /// The assertions held, by identifier.
     @exclusivity(unchecked) private var held = IdentifierTable<LedgerEntry>()
+    /// Told synchronously, outside the lock, of the moments a flight recorder must write at once.
+    package let criticalMoments = CriticalMoments()
     /// Its hooks, made once (set at the end of `init`, read-only after).
     @exclusivity(unchecked) private var hooks: BackgroundTaskBackendHooks?
 
@@ -165,16 +167,19 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
 
     /// Ends an assertion through the wrapped backend, counted as caught by the safety net.
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
-        withLock(at: clock.now()) {
+        let lastEnded = withLock(at: clock.now()) { () -> Bool in
             ledger.checkStale()
             // A foreign or ended identifier: nothing to record.
-            guard let entry = held.remove(identifier.rawValue) else { return }
+            guard let entry = held.remove(identifier.rawValue) else { return false }
             if entry.expiryReported {
                 ledger.noteFinished(entry, as: .expired, announce: false)
             } else {
                 ledger.noteFinished(entry, as: bySafetyNet ? .endedBySafetyNet : .ended)
             }
+            return held.count == 0
         }
+        // Before the system hears of it: once nothing is held, the app may be suspended at once.
+        if lastEnded { criticalMoments.report(.lastTaskEnded) }
         if let callSiteAware = wrappedHooks?.callSiteAware {
             callSiteAware.endBackgroundTask(identifier, bySafetyNet: bySafetyNet)
         } else {

@@ -98,6 +98,7 @@ public final class FlightRecorder: Sendable {
         var lastError: String?
         var writes = 0
         var observations: [BackgroundTaskObserverHandle] = []
+        var criticalTokens: [(CriticalMoments, UInt64)] = []
         var stateObservation: ApplicationStateObservation?
     }
 
@@ -128,6 +129,11 @@ public final class FlightRecorder: Sendable {
         let handles = sources.map { source in
             source.addObserver(ClosureBackgroundTaskObserver { [weak self] event in self?.observe(event) })
         }
+        let tokens = sources.compactMap { source -> (CriticalMoments, UInt64)? in
+            guard let reporting = source as? any CriticalMomentReporting else { return nil }
+            let moments = reporting.criticalMoments
+            return (moments, moments.add { [weak self] moment in self?.writeNow(moment) })
+        }
         let observation = applicationState?.observeBackgroundState { [weak self] inBackground in
             guard let self else { return }
             state.withLock { $0.inBackground = inBackground }
@@ -135,8 +141,18 @@ public final class FlightRecorder: Sendable {
         }
         state.withLock {
             $0.observations = handles
+            $0.criticalTokens = tokens
             $0.stateObservation = observation
         }
+    }
+
+    deinit {
+        let (observations, tokens, stateObservation) = state.withLock {
+            ($0.observations, $0.criticalTokens, $0.stateObservation)
+        }
+        for observation in observations { observation.remove() }
+        for (moments, token) in tokens { moments.remove(token) }
+        stateObservation?.cancel()
     }
 
     // MARK: - Reading
@@ -205,7 +221,8 @@ public final class FlightRecorder: Sendable {
         case .expirationHandlerExited: record(.expirationHandlerReturned)
         case .heldAfterExpirationHandlers: record(.heldAfterHandlers)
         case .ended, .endedBySafetyNet, .rescued, .expired, .endedAfterRescue: record(.lastTaskEnded)
-        case .began, .refused, .limitApproaching, .endedTwice: break
+        case .began: if state.withLock({ $0.inBackground != false }) { record(.taskBegan) }
+        case .refused, .limitApproaching, .endedTwice: break
         }
     }
 
@@ -224,7 +241,7 @@ public final class FlightRecorder: Sendable {
 
     private static func priority(of moment: FlightRecorderSnapshot.Moment) -> Int {
         switch moment {
-        case .lastTaskEnded, .taskEnded, .requested, .launched: 0
+        case .lastTaskEnded, .taskEnded, .taskBegan, .requested, .launched: 0
         case .enteredForeground, .enteredBackground: 1
         case .staleTask: 2
         case .expiryStarted: 3
@@ -233,7 +250,7 @@ public final class FlightRecorder: Sendable {
         }
     }
 
-    /// On the queue: takes the latest state of the sources and writes it.
+    /// On the queue: takes the latest state of the sources and writes it under the pending moment.
     private func writeSnapshot() {
         guard
             let requested = state.withLock({ state -> FlightRecorderSnapshot.Moment? in
@@ -241,6 +258,26 @@ public final class FlightRecorder: Sendable {
                 return state.pendingMoment
             })
         else { return }
+        write(requested)
+    }
+
+    /// A critical moment, on the thread where it happened (``CriticalMoments``): written before this
+    /// returns, so before the system hears of the end (or the handlers are over). The last task's end
+    /// is written only in the background (or when the state is unknown) and only when the snapshot on
+    /// disk still lists tasks: once per background session, one small file write.
+    private func writeNow(_ moment: FlightRecorderSnapshot.Moment) {
+        if moment == .lastTaskEnded {
+            let needed = state.withLock { state in
+                state.inBackground != false && !(state.lastSnapshot?.tasks.isEmpty ?? true)
+            }
+            guard needed else { return }
+        }
+        queue.sync { write(moment) }
+    }
+
+    /// On the queue: takes the state of the sources and writes it under `requested`, or not at all
+    /// when nothing a next launch would conclude has changed.
+    private func write(_ requested: FlightRecorderSnapshot.Moment) {
         var tasks: [FlightRecorderSnapshot.Task] = []
         var omitted = 0
         for source in sources {
@@ -263,6 +300,7 @@ public final class FlightRecorder: Sendable {
             if tasks.isEmpty, previous?.tasks.isEmpty ?? false { return }
             if !tasks.isEmpty { moment = .taskEnded }
         }
+        if requested == .taskBegan, tasks.isEmpty { return }
         let snapshot = FlightRecorderSnapshot(
             processID: processID, appBuild: configuration.appBuild, appVersion: configuration.appVersion,
             writtenAt: Date().timeIntervalSince1970, moment: moment, inBackground: inBackground, tasks: tasks,

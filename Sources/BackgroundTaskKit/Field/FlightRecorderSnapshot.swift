@@ -31,6 +31,8 @@ public struct FlightRecorderSnapshot: Codable, Equatable, Sendable {
         case lastTaskEnded
         /// A task ended in the background while others are still held.
         case taskEnded
+        /// A task began in the background (or while the state is unknown).
+        case taskBegan
         /// The app asked for a snapshot (``FlightRecorder/recordNow()``).
         case requested
     }

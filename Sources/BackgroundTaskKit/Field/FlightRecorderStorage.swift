@@ -12,7 +12,11 @@ public protocol FlightRecorderStorage: Sendable {
     func write(_ data: Data, to name: String) throws
 }
 
-/// Files in a directory, written atomically: the data goes to a temporary file in the same directory,
+/// Files in a directory, written atomically. Use one directory per process kind: an app extension
+/// that shares an App Group container with its app needs a directory of its own, or it reads the
+/// app's snapshot as its own previous run's.
+///
+/// The files are written atomically: the data goes to a temporary file in the same directory,
 /// which then replaces the old file with one `rename` (Foundation's `.atomic` writing option), so a
 /// crash mid-write leaves the old file whole.
 ///
@@ -37,9 +41,19 @@ public struct FileFlightRecorderStorage: FlightRecorderStorage {
         return try Data(contentsOf: url)
     }
 
-    /// Writes the file atomically, creating the directory if needed.
+    /// Writes the file atomically, creating the directory if needed. On iOS, tvOS, watchOS and
+    /// visionOS the file is protected only until the first unlock after a restart, so that it can be
+    /// written while the device is locked, which is when background time runs out.
     public func write(_ data: Data, to name: String) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try data.write(to: directory.appendingPathComponent(name), options: .atomic)
+        try data.write(to: directory.appendingPathComponent(name), options: Self.writingOptions)
     }
+
+    #if canImport(Darwin) && !os(macOS)
+        private static let writingOptions: Data.WritingOptions = [
+            .atomic, .completeFileProtectionUntilFirstUserAuthentication,
+        ]
+    #else
+        private static let writingOptions: Data.WritingOptions = [.atomic]
+    #endif
 }

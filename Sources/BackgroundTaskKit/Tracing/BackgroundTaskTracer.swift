@@ -50,7 +50,9 @@ import Foundation
 /// application calls ``interceptBegin(on:named:expirationHandler:callStack:original:)`` and
 /// ``interceptEnd(on:_:original:)`` from its own three methods, as the exchanged UIKit methods do.
 /// `BackgroundTaskSimulation`'s `SimulatedApplication` is one, driven by the simulator.
-public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendable {  // mutable state only under `lock`
+public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentReporting, @unchecked Sendable {
+    // @unchecked Sendable: the mutable state is touched only under `lock`.
+
     /// What the tracer does besides watching.
     public struct Configuration: Sendable, Equatable {
         /// End an assertion still held after its own expiration handler returned, inside that handler
@@ -97,8 +99,16 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
     @exclusivity(unchecked) private var rescued: [Int: TracedAssertionEntry] = [:]
     /// The last assertions ended, to tell a double end from an end of a foreign identifier.
     @exclusivity(unchecked) private var recentlyEnded = RecentEnds()
-    /// Signalled when an end that a returning handler may wait for has reached the system.
+    /// Signalled when a begin or an end that a returning handler may wait for has returned.
     private let endsLanded = NSCondition()
+    /// Handlers waiting on `endsLanded`.
+    @exclusivity(unchecked) private var waiters = 0
+    /// Wrapper calls running now, of any assertion.
+    @exclusivity(unchecked) private var handlersRunning = 0
+    /// The deadline the handlers of the current expiry share for their waits; `nil` between expiries.
+    @exclusivity(unchecked) private var expiryWaitDeadline: Date?
+    /// Told synchronously, outside the lock, of the moments a flight recorder must write at once.
+    package let criticalMoments = CriticalMoments()
     /// Held assertions begun without a handler (with rescue off): checked when a handler returns.
     @exclusivity(unchecked) private var heldWithoutHandler = 0
 
@@ -158,20 +168,27 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
                 nil
             }
         let identifier = TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(name, wrapped) }
-        let lateRescue = withLock(at: nil) { () -> Bool in
+        let (lateRescue, wake) = withLock(at: nil) { () -> (Bool, Bool) in
+            entry.beginInFlight = false
+            let wake = waiters > 0
             guard identifier != .invalid else {
                 ledger.noteFinished(entry, as: .notGranted)
-                return false
+                return (false, wake)
             }
             entry.rawIdentifier = identifier.rawValue
-            guard entry.isRunning else { return false }
+            guard entry.isRunning else { return (false, wake) }
             held.insert(entry, for: identifier.rawValue)
             if entry.handlerState == .none { heldWithoutHandler += 1 }
             ledger.noteGranted(entry, announce: !entry.expiryReported)
-            // The system ran the handler before the begin returned it, so nobody could end it.
-            return entry.handlerState == .returned && takeHeldAfterHandler(entry)
+            // The system ran the handler before the begin returned it, on this thread or past the wait
+            // for this begin: nobody could end it inside the handler.
+            return (entry.handlerState == .returned && takeHeldAfterHandler(entry), wake)
         }
-        if lateRescue { application.endBypassingTracer(rawIdentifier: identifier.rawValue) }
+        if wake { wakeWaiters() }
+        if lateRescue {
+            criticalMoments.report(.heldAfterHandlers)
+            application.endBypassingTracer(rawIdentifier: identifier.rawValue)
+        }
         return identifier
     }
 
@@ -189,36 +206,34 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
     ) {
         guard TracerThreadFlags.current == 0, identifier != .invalid else { return original(identifier) }
         let raw = identifier.rawValue
-        let (passOn, ending) = withLock(at: clock.now()) { () -> (Bool, TracedAssertionEntry?) in
+        let (passOn, ending, lastEnded) = withLock(at: clock.now()) { () -> (Bool, TracedAssertionEntry?, Bool) in
             ledger.checkStale()
             if let entry = held.remove(raw) {
                 if entry.handlerState == .none { heldWithoutHandler -= 1 }
                 ledger.noteFinished(entry, as: entry.expiryReported ? .expired : .ended)
                 recentlyEnded.add(entry)
                 entry.endInFlight = true
-                return (true, entry)
+                return (true, entry, held.count == 0)
             }
             if let entry = rescued.removeValue(forKey: raw) {
                 ledger.note(.endedAfterRescue, for: entry)
-                return (false, nil)
+                return (false, nil, false)
             }
             if let entry = recentlyEnded.entry(for: raw) {
                 ledger.note(.doubleEnd, for: entry)
             }
-            return (true, nil)
+            return (true, nil, false)
         }
         guard passOn else { return }
+        // Before the system hears of it: once nothing is held, the app may be suspended at once.
+        if lastEnded { criticalMoments.report(.lastTaskEnded) }
         TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(identifier) }
         guard let ending else { return }
-        let handlerMayWait = withLock(at: nil) { () -> Bool in
+        let wake = withLock(at: nil) { () -> Bool in
             ending.endInFlight = false
-            return ending.handlerState == .running
+            return waiters > 0
         }
-        if handlerMayWait {
-            endsLanded.lock()
-            endsLanded.broadcast()
-            endsLanded.unlock()
-        }
+        if wake { wakeWaiters() }
     }
 
     // MARK: - What it knows
@@ -323,29 +338,41 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
 
     /// The wrapper the system calls instead of the owner's handler: times it, and afterwards reports
     /// (and with rescue, ends) the assertion if it is still held. Runs on whatever thread the system
-    /// chose; the owner's handler runs there, synchronously, every time the wrapper is called.
+    /// chose; the owner's handler runs there, synchronously, every time the wrapper is called, with the
+    /// tracer's per-thread flags cleared (its calls are the owner's, and are traced).
     private func runExpirationHandler(_ handler: (@MainActor @Sendable () -> Void)?, of entry: TracedAssertionEntry) {
         let first = withLock(at: clock.now()) { () -> Bool in
+            handlersRunning += 1
+            entry.handlerCallsRunning += 1
             guard entry.handlerState == .waiting || entry.handlerState == .none else { return false }
             entry.handlerState = .running
             if ledger.noteExpiring(entry) { ledger.emit(.expirationHandlerEntered, for: entry) }
             return true
         }
         let start = clock.now()
-        if let handler { callOnAnyThread(handler) }
-        waitForEndInFlight(of: entry)
+        if let handler { TracerThreadFlags.cleared { callOnAnyThread(handler) } }
+        waitForCallsInFlight(of: entry)
         let end = clock.now()
-        let rescue = withLock(at: end) { () -> Bool in
+        let (rescue, critical) = withLock(at: end) { () -> (Bool, Bool) in
+            handlersRunning -= 1
+            entry.handlerCallsRunning -= 1
+            if handlersRunning == 0 { expiryWaitDeadline = nil }
             if first {
                 entry.handlerState = .returned
                 entry.expiryHandlerReturned = true
-                ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
+                if entry.expiryReported {
+                    ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
+                }
             }
-            noteHandlerlessAssertionsHeld()
-            // Not granted yet (the system called the handler inside the begin): the begin checks.
-            guard held[entry.rawIdentifier] === entry else { return false }
-            return takeHeldAfterHandler(entry)
+            // Only once no call of its handler runs: a second, overlapping call may still end it.
+            // Not granted: a refused begin's handler, or one the system ran inside the begin (which
+            // checks when it returns). Nothing here says an expiry is over.
+            guard entry.handlerCallsRunning == 0, entry.isGranted else { return (false, false) }
+            let handlerless = handlersRunning == 0 && noteHandlerlessAssertionsHeld()
+            guard held[entry.rawIdentifier] === entry else { return (false, handlerless) }
+            return (takeHeldAfterHandler(entry), true)
         }
+        if critical { criticalMoments.report(.heldAfterHandlers) }
         if rescue { entry.application.endBypassingTracer(rawIdentifier: entry.rawIdentifier) }
     }
 
@@ -353,17 +380,35 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
     /// end of one forgotten beyond this is passed on, and iOS logs "Can't end BackgroundTask".
     static let keptRescues = 256
 
-    /// How long a returning handler waits for its assertion's end, made on another thread and still on
-    /// its way to the system, before the system checks what is held.
-    static let endInFlightWaitLimit: TimeInterval = 1
+    /// How long the handlers of one expiry wait, together, for begins and ends that other threads have
+    /// made and that have not returned from the system yet (see ``waitForCallsInFlight(of:)``).
+    static let inFlightWaitLimit: TimeInterval = 0.5
 
-    /// After the owner's handler returned: if its assertion's end is still on its way to the system
-    /// (called on another thread, not returned yet), waits for it, at most ``endInFlightWaitLimit``,
-    /// so that the system sees it ended when the handler returns.
-    private func waitForEndInFlight(of entry: TracedAssertionEntry) {
-        let deadline = Date(timeIntervalSinceNow: Self.endInFlightWaitLimit)
+    /// After the owner's handler returned: while its assertion's begin (made on another thread) has not
+    /// returned its identifier, or its end (made on another thread) has not reached the system, waits
+    /// for it, so that the end lands, or the rescue can be made, inside this handler call. All the
+    /// handlers of one expiry share one deadline, ``inFlightWaitLimit`` after the first wait. A begin
+    /// made on this very thread is not waited for (it returns only after this handler).
+    private func waitForCallsInFlight(of entry: TracedAssertionEntry) {
+        let sameThread = entry.threadID == pthreadNumber()
+        func inFlight() -> Bool { entry.endInFlight || (entry.beginInFlight && !sameThread) }
+        guard lock.withLock(inFlight) else { return }
         endsLanded.lock()
-        while lock.withLock({ entry.endInFlight }), endsLanded.wait(until: deadline) {}
+        let deadline = lock.withLock { () -> Date in
+            waiters += 1
+            let deadline = expiryWaitDeadline ?? Date(timeIntervalSinceNow: Self.inFlightWaitLimit)
+            expiryWaitDeadline = deadline
+            return deadline
+        }
+        while lock.withLock(inFlight), endsLanded.wait(until: deadline) {}
+        lock.withLock { waiters -= 1 }
+        endsLanded.unlock()
+    }
+
+    /// Wakes the handlers waiting for calls in flight (never under the tracer's lock).
+    private func wakeWaiters() {
+        endsLanded.lock()
+        endsLanded.broadcast()
         endsLanded.unlock()
     }
 
@@ -376,16 +421,18 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
         }
         guard configuration.rescuesHeldAssertions, held.remove(entry.rawIdentifier) != nil else { return false }
         ledger.noteFinished(entry, as: .rescued)
-        // Owners that never end a rescued assertion would grow this forever: keep the last ones.
+        // Owners that never end a rescued assertion would grow this forever: forget one (any) first.
         if rescued.count >= Self.keptRescues { rescued.remove(at: rescued.startIndex) }
         rescued[entry.rawIdentifier] = entry
         return true
     }
 
-    /// Under the lock, after a handler returned: assertions begun without a handler are not told of
-    /// the expiry, and are reported held after handlers once another handler of it has returned.
-    private func noteHandlerlessAssertionsHeld() {
-        guard heldWithoutHandler > 0 else { return }
+    /// Under the lock, once the last running handler of an expiry returned: assertions begun without a
+    /// handler are not told of the expiry, and are reported held after handlers now. `true` when one
+    /// was.
+    private func noteHandlerlessAssertionsHeld() -> Bool {
+        guard heldWithoutHandler > 0 else { return false }
+        var noted = false
         var entry = ledger.head
         while let current = entry {
             if current.isRunning, let traced = current as? TracedAssertionEntry, traced.handlerState == .none,
@@ -393,9 +440,11 @@ public final class BackgroundTaskTracer: FlightRecorderSource, @unchecked Sendab
             {
                 traced.heldAfterHandlers = true
                 ledger.note(.heldAfterHandlers, for: traced)
+                noted = true
             }
             entry = current.next
         }
+        return noted
     }
 
     /// Calls a main-actor handler on the thread the system chose, without a check that would trap off

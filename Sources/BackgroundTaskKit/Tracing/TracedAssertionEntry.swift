@@ -27,6 +27,10 @@ final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable
     @exclusivity(unchecked) var handlerState: HandlerState
     /// Its owner's end has reached the tracer and not yet returned from the original implementation.
     @exclusivity(unchecked) var endInFlight = false
+    /// Its begin has not returned from the original implementation yet (the identifier is unknown).
+    @exclusivity(unchecked) var beginInFlight = true
+    /// Calls of its handler wrapper running now (the system may call a handler twice, even at once).
+    @exclusivity(unchecked) var handlerCallsRunning = 0
     /// Reported as still held after its handler (or the handlers of an expiry) returned.
     @exclusivity(unchecked) var heldAfterHandlers = false
 

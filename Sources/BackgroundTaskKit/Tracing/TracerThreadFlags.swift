@@ -32,6 +32,17 @@ package enum TracerThreadFlags {
         return try body()
     }
 
+    /// Runs `body` with no flag set on this thread, restoring the flags after: an owner's expiration
+    /// handler called inside an intercepted begin is the owner's code, whose calls must be traced.
+    @inline(__always)
+    static func cleared<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let previous = current
+        guard previous != 0 else { return try body() }
+        pthread_setspecific(key, nil)
+        defer { pthread_setspecific(key, UnsafeRawPointer(bitPattern: previous)) }
+        return try body()
+    }
+
     /// Runs `body`, a call of this package's backend to the application, unseen by the tracer.
     @inline(__always)
     package static func packageCall<Result>(_ body: () throws -> Result) rethrows -> Result {

@@ -86,10 +86,11 @@
                 }
             }
             let depth = tracer.configuration.backtraceDepth
+            let skipped = interceptorFrames()
 
             let named: @convention(block) (AnyObject, NSString?, Handler?) -> UIBackgroundTaskIdentifier = {
                 application, name, handler in
-                let callStack = TracedCallStack.capture(frames: depth)
+                let callStack = TracedCallStack.capture(frames: depth, skipping: skipped)
                 let identifier = tracer.interceptBegin(
                     on: intercepted(application), named: name.map { $0 as String },
                     expirationHandler: mainActorHandler(handler), callStack: callStack
@@ -100,7 +101,7 @@
             }
             let unnamed: @convention(block) (AnyObject, Handler?) -> UIBackgroundTaskIdentifier = {
                 application, handler in
-                let callStack = TracedCallStack.capture(frames: depth)
+                let callStack = TracedCallStack.capture(frames: depth, skipping: skipped)
                 let identifier = tracer.interceptBegin(
                     on: intercepted(application), named: nil, expirationHandler: mainActorHandler(handler),
                     callStack: callStack
@@ -118,6 +119,31 @@
             method_setImplementation(namedMethod, imp_implementationWithBlock(named))
             method_setImplementation(unnamedMethod, imp_implementationWithBlock(unnamed))
             method_setImplementation(endMethod, imp_implementationWithBlock(ending))
+        }
+    }
+
+    @available(iOSApplicationExtension, unavailable)
+    @available(tvOSApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    extension InterceptedUIApplication {
+        /// The frames a block made like the interceptors' puts between its closure and the code that
+        /// sent the message (a block invoke function that calls the Swift closure, in debug builds),
+        /// measured once: a probe block of the same shape is called through its IMP, as
+        /// `objc_msgSend` calls it, from here.
+        @inline(never)
+        static func interceptorFrames() -> Int {
+            let captured = Locked(TracedCallStack(addresses: []))
+            let probe: @convention(block) (AnyObject, NSString?, Handler?) -> UIBackgroundTaskIdentifier = { _, _, _ in
+                let stack = TracedCallStack.capture(frames: 16)
+                captured.withLock { $0 = stack }
+                return .invalid
+            }
+            let implementation = imp_implementationWithBlock(probe)
+            defer { imp_removeBlock(implementation) }
+            let reference = TracedCallStack.returnAddressInCaller()
+            _ = unsafeBitCast(implementation, to: BeginNamed.self)(NSObject(), beginNamed, nil, nil)
+            return TracedCallStack.interceptorFrames(in: captured.withLock { $0 }, caller: reference)
         }
     }
 

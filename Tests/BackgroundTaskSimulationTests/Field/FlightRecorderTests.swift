@@ -140,6 +140,44 @@ struct FlightRecorderTests {
         }
     }
 
+    /// Once the last task ends in the background, the app may be suspended at once (and evicted later,
+    /// which must not read as a termination): the clean snapshot is on disk before the system hears of
+    /// the end.
+    @Test func theLastEndInTheBackgroundIsWrittenBeforeTheSystemHearsOfIt() async throws {
+        let storage = MemoryStorage()
+        let run = SimulatedRun(processID: 41, storage: storage)
+        let identifier = LeakySDK.flushQueue(on: run.application)
+        run.simulator.enterBackground()
+        run.settle()
+        #expect(storage.snapshot?.tasks.count == 1)
+
+        run.simulator.faults = [.holdOffMainCalls(.ends)]
+        let application = run.application
+        Thread.detachNewThread { application.endBackgroundTask(identifier) }
+        try await run.simulator.waitForHeldCalls(1)
+        // The end has not reached the system, and the snapshot already says nothing is held.
+        #expect(run.simulator.outstanding.count == 1)
+        #expect(storage.snapshot?.tasks == [])
+        #expect(storage.snapshot?.moment == .lastTaskEnded)
+        run.simulator.releaseHeldCalls()
+        run.simulator.faults = []
+    }
+
+    /// An assertion held after its handler: the snapshot that names it is on disk before the handlers
+    /// are over (the system terminates the app right after).
+    @Test func anAssertionHeldAfterItsHandlerIsWrittenBeforeTheTermination() throws {
+        let storage = MemoryStorage()
+        let run = SimulatedRun(processID: 42, storage: storage)
+        _ = LeakySDK.flushQueue(on: run.application)
+        run.simulator.enterBackground()
+        run.simulator.advance(by: 31)
+        #expect(run.simulator.termination != nil)
+        // No waiting for observers or the recorder's queue: written inside the handler call.
+        #expect(storage.snapshot?.moment == .heldAfterHandlers)
+        #expect(storage.snapshot?.tasks.first?.handlerReturned == true)
+        run.settle()
+    }
+
     @Test func aWriteThatCrashesMidwayLeavesTheLastSnapshotWhole() throws {
         let storage = MemoryStorage()
         let run = SimulatedRun(processID: 21, storage: storage)
@@ -147,7 +185,7 @@ struct FlightRecorderTests {
         run.simulator.enterBackground()
         run.settle()
         let before = try #require(storage.snapshot)
-        #expect(before.moment == .enteredBackground && before.tasks.count == 1)
+        #expect([.enteredBackground, .taskBegan].contains(before.moment) && before.tasks.count == 1)
 
         storage.failNextWrites(1)
         run.recorder.recordNow()

@@ -75,4 +75,69 @@ struct TracerConcurrencyTests {
             #expect(report.callSites.map(\.begun).reduce(0, +) == 4)
         }
     }
+
+    /// The system calls the handler on another thread while the begin, made off the main thread, has
+    /// not returned the identifier yet. The handler waits for it, so the rescue is made inside the
+    /// handler call, before the system looks at what is held.
+    @Test func aHandlerCalledWhileItsBeginIsStillRunningRescuesInsideTheHandlerCall() throws {
+        let tracer = BackgroundTaskTracer(configuration: .init(rescuesHeldAssertions: true))
+        let application = ScriptedApplication(tracer: tracer)
+        let handlerDone = DispatchSemaphore(value: 0)
+        application.duringNextBegin { _, handler in
+            Thread.detachNewThread {
+                ScriptedApplication.call(handler)
+                application.log.withLock { $0.append("handler returned") }
+                handlerDone.signal()
+            }
+            usleep(50_000)  // the begin returns only after the handler's own code is over
+        }
+        let begun = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = application.beginBackgroundTask(withName: "Late", expirationHandler: {})
+            begun.signal()
+        }
+        begun.wait()
+        handlerDone.wait()
+        #expect(application.log.withLock { $0 } == ["begin 1", "end 1", "handler returned"])
+        #expect(tracer.report().callSites.first?.rescued == 1)
+    }
+
+    /// The system calls one handler twice at once. The rescue waits for both calls: the first, still
+    /// running, ends the task itself, and nothing is rescued or ended twice.
+    @Test func overlappingCallsOfOneHandlerRescueOnlyAfterTheLastReturns() throws {
+        let tracer = BackgroundTaskTracer(configuration: .init(rescuesHeldAssertions: true))
+        let application = ScriptedApplication(tracer: tracer)
+        let wrapped = Locked<(@MainActor @Sendable () -> Void)?>(nil)
+        application.duringNextBegin { _, handler in wrapped.withLock { $0 = handler } }
+        let firstCallEntered = DispatchSemaphore(value: 0)
+        let letFirstCallFinish = DispatchSemaphore(value: 0)
+        let calls = Locked(0)
+        let identifier = Locked(ScriptedApplication.TaskIdentifier.invalid)
+        let begun = application.beginBackgroundTask(withName: "Twice at once") {
+            guard
+                calls.withLock({ count in
+                    count += 1
+                    return count == 1
+                })
+            else { return }
+            firstCallEntered.signal()
+            letFirstCallFinish.wait()
+            application.endBackgroundTask(identifier.withLock { $0 })
+        }
+        identifier.withLock { $0 = begun }
+        let handler = wrapped.withLock { $0 }
+        let firstReturned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            ScriptedApplication.call(handler)
+            firstReturned.signal()
+        }
+        firstCallEntered.wait()
+        ScriptedApplication.call(handler)  // the second call returns while the first still runs
+        #expect(application.log.withLock { $0 } == ["begin 1"])
+        letFirstCallFinish.signal()
+        firstReturned.wait()
+        #expect(application.log.withLock { $0 } == ["begin 1", "end 1"])
+        let site = try #require(tracer.report().callSites.first)
+        #expect(site.rescued == 0 && site.heldAfterHandlers == 0 && site.endedAfterRescue == 0)
+    }
 }

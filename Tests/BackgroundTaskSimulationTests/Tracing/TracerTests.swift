@@ -227,6 +227,31 @@ struct TracerTests {
         #expect(app.tracer.report().callSites.first?.rescued == 1)
     }
 
+    @Test func aRefusedBeginWhoseHandlerTheSystemCallsReportsNothingHeld() {
+        let app = TracedApp()
+        _ = LeakySDK.beginWithoutHandler(on: app.application)  // held, no handler, no expiry
+        app.simulator.faults = [.notGranted(callingHandler: true)]
+        let refused = LeakySDK.flushQueue(on: app.application)
+        app.simulator.faults = []
+        #expect(refused == .invalid)
+        #expect(app.tracer.heldAfterHandlers.isEmpty)
+        #expect(!app.kinds().contains(.heldAfterExpirationHandlers))
+        #expect(app.tracer.report().callSites.map(\.heldAfterHandlers).reduce(0, +) == 0)
+    }
+
+    @Test func callsAHandlerMakesInsideItsOwnBeginAreTraced() throws {
+        let app = TracedApp()
+        let earlier = LeakySDK.flushQueue(on: app.application)
+        app.simulator.enterBackground()
+        app.simulator.faults = [.handlerBeforeBeginReturns]
+        _ = app.application.beginBackgroundTask(withName: "Cleanup") {
+            app.application.endBackgroundTask(earlier)  // runs inside the begin: still the owner's call
+        }
+        app.simulator.faults = []
+        let flush = try #require(app.tracer.report().callSites.first { $0.callSite.function.contains("flushQueue") })
+        #expect(flush.ended == 1 && flush.outstanding == 0)
+    }
+
     @Test func aRefusedBeginIsCountedAsNotGranted() {
         let app = TracedApp()
         app.simulator.faults = [.notGranted(callingHandler: false)]
@@ -255,4 +280,34 @@ struct TracerTests {
         #expect(backtrace.count == 4)
         #expect(backtrace.first?.contains("LeakySDK.flushQueue") == true)
     }
+
+    @Test func theFramesAnInterceptorAddsAreMeasuredFromAKnownCaller() {
+        #expect(knownCallerOfAnInterceptorWithOneExtraFrame() == 1)
+        #expect(TracedCallStack.interceptorFrames(in: TracedCallStack(addresses: [1, 2]), caller: 0) == 0)
+        #expect(
+            TracedCallStack.interceptorFrames(in: TracedCallStack(addresses: [10_000, 90_000]), caller: 90_010) == 1)
+        #expect(TracedCallStack.interceptorFrames(in: TracedCallStack(addresses: [10_000]), caller: 900_000) == 0)
+    }
+}
+
+/// An interceptor whose capture runs one frame deeper than the method the caller called, as a block's
+/// closure runs inside the block's invoke function.
+private enum ExtraFrameInterceptor {
+    @inline(never)
+    static func intercepted() -> TracedCallStack {
+        let stack = inner()
+        return withExtendedLifetime(stack) { stack }
+    }
+
+    @inline(never)
+    static func inner() -> TracedCallStack {
+        TracedCallStack.capture(frames: 16)
+    }
+}
+
+@inline(never)
+private func knownCallerOfAnInterceptorWithOneExtraFrame() -> Int {
+    let reference = TracedCallStack.returnAddressInCaller()
+    let stack = ExtraFrameInterceptor.intercepted()
+    return TracedCallStack.interceptorFrames(in: stack, caller: reference)
 }
