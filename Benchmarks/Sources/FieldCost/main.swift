@@ -7,6 +7,8 @@
 //   directly, then through an installed `BackgroundTaskTracer` (caller attribution by `dladdr`, cached
 //   per call site), then with 8-frame backtraces. The difference is the tracer's cost per call;
 //   UIKit's own begin (an IPC to the system) costs far more on a device.
+// - `FIELDCOST_ONLY=traced` (or `direct`, `backtrace`) runs one configuration `pairs` times and exits,
+//   for instruction counts with callgrind (run it on a copy stripped of debug info).
 // - The flight recorder: `recordNow()` + `waitUntilWritten()` with 1, 10 and 32 held tasks, on real
 //   files in a temporary directory (atomic write: temporary file and rename), and the bytes written.
 import BackgroundTaskKit
@@ -76,6 +78,19 @@ func pairCost(_ configuration: BackgroundTaskTracer.Configuration?) -> Double {
     let application = CountingApplication()
     application.tracer = configuration.map { BackgroundTaskTracer(configuration: $0) }
     return best { for _ in 0..<pairs { sdkFlush(application) } } / Double(pairs) * 1e9
+}
+
+// `FIELDCOST_ONLY=direct|traced|backtrace`: run one configuration once and nothing else (for callgrind:
+// `instructions.sh`-style counts of two pair counts give the instructions per pair).
+if let only = ProcessInfo.processInfo.environment["FIELDCOST_ONLY"] {
+    let application = CountingApplication()
+    switch only {
+    case "traced": application.tracer = BackgroundTaskTracer()
+    case "backtrace": application.tracer = BackgroundTaskTracer(configuration: .init(backtraceDepth: 8))
+    default: break
+    }
+    for _ in 0..<pairs { sdkFlush(application) }
+    exit(0)
 }
 
 let direct = pairCost(nil)
