@@ -8,7 +8,7 @@ import Foundation
 /// events. Every method called on begin or end does constant work, with no hashing
 /// beyond one call-site look-up per begin (and none when the same call site begins again): the
 /// running tasks are the owner's own objects (``LedgerEntry``), linked in begin order. Only
-/// ``report()`` and ``outstanding()`` walk them.
+/// ``report()``, ``outstanding()`` and ``flightRecorderTasks(source:limit:nameLength:)`` walk them.
 final class TaskLedger {
     /// How a task finished, and the counter it goes to.
     enum Ending {
