@@ -18,7 +18,6 @@ import Foundation
 final class CountingApplication: TracedApplication, @unchecked Sendable {  // counters only touched by one thread
     struct TaskIdentifier: BackgroundTaskIdentifierMirror {
         var rawValue: Int
-        init(rawValue: Int) { self.rawValue = rawValue }
         static let invalid = TaskIdentifier(rawValue: 0)
     }
 
