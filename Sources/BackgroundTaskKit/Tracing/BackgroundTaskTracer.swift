@@ -134,7 +134,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
     ///   - application: The application whose method was called.
     ///   - name: The task name passed in (`nil` for `beginBackgroundTask(expirationHandler:)`).
     ///   - expirationHandler: The handler passed in.
-    ///   - callStack: ``TracedCallStack/capture(frames:)``, called first in the intercepting method.
+    ///   - callStack: ``TracedCallStack/capture(frames:skipping:)``, called first in the intercepting method.
     ///   - original: Calls the original implementation with the name and the handler given to it.
     /// - Returns: What `original` returned.
     public func interceptBegin<Application: TracedApplication>(

@@ -80,7 +80,7 @@ public struct TracedCallStack: Sendable {
 
     /// Frames that `backtrace` itself puts first, before the frame of the function that called it:
     /// none normally; a sanitizer's interceptor of `backtrace` adds one. Found once, by looking at
-    /// the first frames of a backtrace taken the way ``capture(frames:)`` takes its own.
+    /// the first frames of a backtrace taken the way ``capture(frames:skipping:)`` takes its own.
     static let machineryFrames: Int = {
         guard let backtrace = DynamicLinker.backtrace else { return 0 }
         let buffer = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 8)
