@@ -67,4 +67,25 @@ struct AppTests {
         #expect(diagnostics.report().callSites.count == 1)
         try simulator.expectNoLeaks()
     }
+
+    @Test func aTracedSDKLeakIsRescuedAndTheRecorderSeesACleanRun() throws {
+        let simulator = BackgroundTaskSimulator()
+        let application = SimulatedApplication(simulator: simulator)
+        let tracer = BackgroundTaskTracer(configuration: .init(rescuesHeldAssertions: true), clockOf: simulator)
+        application.installTracer(tracer)
+        let diagnostics = Launch.diagnosing(simulator, log: TaskLog())
+        let storage = MemoryFlightStorage()
+        let recorder = FieldSetUp.recorder(storage: storage, diagnostics: diagnostics, tracer: tracer)
+        _ = application.beginBackgroundTask(withName: "SDK flush") {}
+        simulator.enterBackground()
+        simulator.advance(by: 31)
+        #expect(simulator.termination == nil)
+        #expect(tracer.report().callSites.first?.rescued == 1)
+        recorder.waitUntilWritten()
+        let next = FlightRecorder(storage: storage, sources: [], configuration: .init(appBuild: "1"), processID: 1)
+        guard case .clean = next.previousRun else {
+            Issue.record("expected a clean previous run, got \(next.previousRun)")
+            return
+        }
+    }
 }
