@@ -99,7 +99,13 @@ struct SimulateCommand {
         guard let scenario = ScenarioCatalog.scenario(withID: id),
             let explanation = await ScenarioRunner.explain(scenario)
         else {
-            return .usageError("scenario '\(id)' has no naive flow to explain", command: "simulate")
+            // A scenario of code the app cannot change has its own variants, not a raw flow to diagnose.
+            let hint =
+                ScenarioCatalog.scenario(withID: id).map { scenario in
+                    "; run 'bgtask simulate --scenario \(id)' for its variants ("
+                        + scenario.variants.map(\.name).joined(separator: ", ") + ")"
+                } ?? ""
+            return .usageError("scenario '\(id)' has no naive flow to explain\(hint)", command: "simulate")
         }
         switch format {
         case .table:

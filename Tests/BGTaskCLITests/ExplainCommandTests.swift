@@ -47,4 +47,11 @@ struct ExplainCommandTests {
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.hasPrefix("error: "))
     }
+
+    @Test func aScenarioWithoutANaiveFlowSaysWhichVariantsToRunInstead() async {
+        let result = await BGTask.run(["simulate", "--explain", "third-party-sdk"])
+        #expect(result.exitStatus == 2)
+        #expect(result.standardError.contains("has no naive flow to explain"))
+        #expect(result.standardError.contains("(naive, traced, traced-rescue)"))
+    }
 }
