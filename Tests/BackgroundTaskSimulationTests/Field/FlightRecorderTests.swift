@@ -178,6 +178,23 @@ struct FlightRecorderTests {
         run.settle()
     }
 
+    /// In the foreground, tasks that begin and end cost no file writes: nothing there can be a
+    /// background-task termination.
+    @Test func inTheForegroundTasksCostNoWrites() {
+        let storage = MemoryStorage()
+        let run = SimulatedRun(processID: 43, storage: storage)
+        run.settle()
+        let before = run.recorder.writeCount
+        for _ in 0..<20 {
+            let identifier = LeakySDK.flushQueue(on: run.application)
+            run.application.endBackgroundTask(identifier)
+            SafeBackgroundTask.begin("Save", backend: run.diagnostics).end()
+        }
+        run.settle()
+        #expect(run.recorder.writeCount == before)
+        #expect([.launched, .enteredForeground].contains(storage.snapshot?.moment))
+    }
+
     @Test func aWriteThatCrashesMidwayLeavesTheLastSnapshotWhole() throws {
         let storage = MemoryStorage()
         let run = SimulatedRun(processID: 21, storage: storage)
