@@ -301,6 +301,14 @@ public final class FlightRecorder: Sendable {
             if !tasks.isEmpty { moment = .taskEnded }
         }
         if requested == .taskBegan, tasks.isEmpty { return }
+        // A write that comes later (an event delivered late) keeps the most telling label the state
+        // still deserves: a task held after its handler returned is that, whatever moment asked.
+        if tasks.contains(where: \.handlerReturned), Self.priority(of: .heldAfterHandlers) > Self.priority(of: moment) {
+            moment = .heldAfterHandlers
+        } else if tasks.contains(where: \.expiryStarted), Self.priority(of: .expiryStarted) > Self.priority(of: moment)
+        {
+            moment = .expiryStarted
+        }
         let snapshot = FlightRecorderSnapshot(
             processID: processID, appBuild: configuration.appBuild, appVersion: configuration.appVersion,
             writtenAt: Date().timeIntervalSince1970, moment: moment, inBackground: inBackground, tasks: tasks,

@@ -176,6 +176,10 @@ struct FlightRecorderTests {
         #expect(storage.snapshot?.moment == .heldAfterHandlers)
         #expect(storage.snapshot?.tasks.first?.handlerReturned == true)
         run.settle()
+        // A later write (an event delivered late, a request) keeps the label the state deserves.
+        run.recorder.recordNow()
+        run.recorder.waitUntilWritten()
+        #expect(storage.snapshot?.moment == .heldAfterHandlers)
     }
 
     /// In the foreground, tasks that begin and end cost no file writes: nothing there can be a
