@@ -221,12 +221,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// - Returns: A handle that removes the observer.
     @discardableResult
     public func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
-        let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(self))
-        lock.withLock { ledger.addObserver(registration) }
-        // Strong: a weak reference would give the backend a side table, slowing every retain of it.
-        return BackgroundTaskObserverHandle { [self] in
-            lock.withLock { ledger.removeObserver(registration) }
-        }
+        ledger.addObserver(observer, ownerLock: lock, source: self)
     }
 
     /// Adds a closure that observes the events of every assertion begun through this backend.
@@ -256,9 +251,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
 
     /// Waits until every observer has received the events so far (for tests).
     public func waitForObservers() {
-        for registration in lock.withLock({ ledger.observers }) {
-            registration.waitUntilDelivered()
-        }
+        ledger.waitForObservers(ownerLock: lock)
     }
 
     // MARK: - Private

@@ -87,6 +87,32 @@ final class TaskLedger {
         observers.removeAll { $0 === registration }
     }
 
+    /// Registers `observer` for the events of this ledger, whose owner's lock is `lock` and whose
+    /// events name `source`. Takes the lock itself: call it outside.
+    ///
+    /// - Returns: A handle that removes the observer.
+    func addObserver(
+        _ observer: any BackgroundTaskObserver,
+        ownerLock lock: EngineLock,
+        source: AnyObject
+    ) -> BackgroundTaskObserverHandle {
+        let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(source))
+        lock.withLock { addObserver(registration) }
+        // The ledger is touched only under `lock`, which the removal takes. Strong: a weak reference
+        // would give the ledger a side table, slowing every retain of it.
+        let ledger = UncheckedSendableBox(self)
+        return BackgroundTaskObserverHandle {
+            lock.withLock { ledger.value.removeObserver(registration) }
+        }
+    }
+
+    /// Waits until every observer has received the events so far. Takes the owner's `lock` itself.
+    func waitForObservers(ownerLock lock: EngineLock) {
+        for registration in lock.withLock({ observers }) {
+            registration.waitUntilDelivered()
+        }
+    }
+
     // MARK: - Recording
 
     /// A begin call: counts it at its call site and links the entry at the end of the list.

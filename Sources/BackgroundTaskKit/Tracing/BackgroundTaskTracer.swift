@@ -50,9 +50,9 @@ import Foundation
 /// application calls ``interceptBegin(on:named:expirationHandler:callStack:original:)`` and
 /// ``interceptEnd(on:_:original:)`` from its own three methods, as the exchanged UIKit methods do.
 /// `BackgroundTaskSimulation`'s `SimulatedApplication` is one, driven by the simulator.
-public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentReporting, @unchecked Sendable {
-    // @unchecked Sendable: the mutable state is touched only under `lock`.
-
+public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentReporting,
+    @unchecked Sendable  // mutable state only under `lock`
+{
     /// What the tracer does besides watching.
     public struct Configuration: Sendable, Equatable {
         /// End an assertion still held after its own expiration handler returned, inside that handler
@@ -178,11 +178,11 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
             entry.rawIdentifier = identifier.rawValue
             guard entry.isRunning else { return (false, wake) }
             held.insert(entry, for: identifier.rawValue)
-            if entry.handlerState == .none { heldWithoutHandler += 1 }
+            if !entry.hasHandler { heldWithoutHandler += 1 }
             ledger.noteGranted(entry, announce: !entry.expiryReported)
             // The system ran the handler before the begin returned it, on this thread or past the wait
             // for this begin: nobody could end it inside the handler.
-            return (entry.handlerState == .returned && takeHeldAfterHandler(entry), wake)
+            return (entry.expiryHandlerReturned && takeHeldAfterHandler(entry), wake)
         }
         if wake { wakeWaiters() }
         if lateRescue {
@@ -209,7 +209,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         let (passOn, ending, lastEnded) = withLock(at: clock.now()) { () -> (Bool, TracedAssertionEntry?, Bool) in
             ledger.checkStale()
             if let entry = held.remove(raw) {
-                if entry.handlerState == .none { heldWithoutHandler -= 1 }
+                if !entry.hasHandler { heldWithoutHandler -= 1 }
                 ledger.noteFinished(entry, as: entry.expiryReported ? .expired : .ended)
                 recentlyEnded.add(entry)
                 entry.endInFlight = true
@@ -252,23 +252,23 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
 
     /// The traced assertions still held, in begin order, with everything the tracer knows.
     public var heldAssertions: [TracedAssertion] {
-        let (now, entries) = withLock(at: clock.now()) { () -> (TimeInterval, [TracedAssertionEntry]) in
-            var entries: [TracedAssertionEntry] = []
+        typealias Held = (entry: TracedAssertionEntry, state: TracedAssertion.HandlerState)
+        let (now, held) = withLock(at: clock.now()) { () -> (TimeInterval, [Held]) in
+            var held: [Held] = []
             var entry = ledger.head
             while let current = entry {
                 if current.isRunning, current.isGranted, let traced = current as? TracedAssertionEntry {
-                    entries.append(traced)
+                    held.append((traced, traced.handlerState))
                 }
                 entry = current.next
             }
-            return (ledger.operationTime, entries)
+            return (ledger.operationTime, held)
         }
-        return entries.map { entry in
-            let state = lock.withLock { entry.handlerState }
-            return TracedAssertion(
+        return held.map { entry, state in
+            TracedAssertion(
                 taskNumber: entry.number, identifier: entry.rawIdentifier, name: entry.name, caller: entry.callSite,
                 beganOnMainThread: entry.beganOnMainThread, thread: entry.threadID, age: now - entry.beganAt,
-                handlerState: TracedAssertion.HandlerState(state),
+                handlerState: state,
                 backtrace: entry.backtrace.map { resolver.callSite(for: $0).description }
             )
         }
@@ -296,11 +296,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
     /// - Returns: A handle that removes the observer.
     @discardableResult
     public func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
-        let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(self))
-        lock.withLock { ledger.addObserver(registration) }
-        return BackgroundTaskObserverHandle { [self] in
-            lock.withLock { ledger.removeObserver(registration) }
-        }
+        ledger.addObserver(observer, ownerLock: lock, source: self)
     }
 
     /// Adds a closure that observes the traced assertions' events.
@@ -329,9 +325,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
 
     /// Waits until every observer has received the events so far (for tests).
     public func waitForObservers() {
-        for registration in lock.withLock({ ledger.observers }) {
-            registration.waitUntilDelivered()
-        }
+        ledger.waitForObservers(ownerLock: lock)
     }
 
     // MARK: - Private
@@ -344,8 +338,8 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         let first = withLock(at: clock.now()) { () -> Bool in
             handlersRunning += 1
             entry.handlerCallsRunning += 1
-            guard entry.handlerState == .waiting || entry.handlerState == .none else { return false }
-            entry.handlerState = .running
+            guard !entry.handlerEntered else { return false }
+            entry.handlerEntered = true
             if ledger.noteExpiring(entry) { ledger.emit(.expirationHandlerEntered, for: entry) }
             return true
         }
@@ -358,7 +352,6 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
             entry.handlerCallsRunning -= 1
             if handlersRunning == 0 { expiryWaitDeadline = nil }
             if first {
-                entry.handlerState = .returned
                 entry.expiryHandlerReturned = true
                 if entry.expiryReported {
                     ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
@@ -435,7 +428,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         var noted = false
         var entry = ledger.head
         while let current = entry {
-            if current.isRunning, let traced = current as? TracedAssertionEntry, traced.handlerState == .none,
+            if current.isRunning, let traced = current as? TracedAssertionEntry, !traced.hasHandler,
                 !traced.heldAfterHandlers, held[traced.rawIdentifier] === traced
             {
                 traced.heldAfterHandlers = true
@@ -461,17 +454,6 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         lock.withLock {
             if let now { ledger.operationTime = now }
             return body()
-        }
-    }
-}
-
-extension TracedAssertion.HandlerState {
-    init(_ state: TracedAssertionEntry.HandlerState) {
-        switch state {
-        case .none: self = .none
-        case .waiting: self = .waiting
-        case .running: self = .running
-        case .returned: self = .returned
         }
     }
 }

@@ -2,18 +2,6 @@ import Foundation
 
 /// One raw assertion the tracer saw begin: the ledger's entry, plus what only the tracer knows.
 final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable state only under the tracer's lock
-    /// Where its expiration handler stands.
-    enum HandlerState: UInt8 {
-        /// Begun with no handler.
-        case none
-        /// The handler has not run.
-        case waiting
-        /// The system called the handler; it has not returned.
-        case running
-        /// The handler returned.
-        case returned
-    }
-
     /// The system's raw identifier; `0` until the begin returns it.
     @exclusivity(unchecked) var rawIdentifier = 0
     /// Whether it was begun on the main thread (where the main actor runs).
@@ -24,7 +12,10 @@ final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable
     let backtrace: [UInt]
     /// Ends it without the tracer seeing the call: for the rescue.
     let application: any TracedApplication
-    @exclusivity(unchecked) var handlerState: HandlerState
+    /// Begun with a handler (the owner's, or the tracer's own when rescue is on).
+    let hasHandler: Bool
+    /// The system has called its handler (wrapper) at least once.
+    @exclusivity(unchecked) var handlerEntered = false
     /// Its owner's end has reached the tracer and not yet returned from the original implementation.
     @exclusivity(unchecked) var endInFlight = false
     /// Its begin has not returned from the original implementation yet (the identifier is unknown).
@@ -42,8 +33,17 @@ final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable
         self.threadID = pthreadNumber()
         self.backtrace = backtrace
         self.application = application
-        self.handlerState = hasHandler ? .waiting : .none
+        self.hasHandler = hasHandler
         super.init(number: 0, name: name, callSite: callSite, beganAt: beganAt)
+    }
+}
+
+extension TracedAssertionEntry {
+    /// Where its handler stands, from its flags (the returned one is the ledger entry's own).
+    var handlerState: TracedAssertion.HandlerState {
+        if expiryHandlerReturned { return .returned }
+        if handlerEntered { return .running }
+        return hasHandler ? .waiting : .none
     }
 }
 
