@@ -30,15 +30,17 @@ let package = Package(
         // below. Public API of BackgroundTaskKit only.
         .target(
             name: "FaceBenchmarkSupport",
-            dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")]
+            dependencies: ["HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")]
         ),
+        // The allocator's bytes in use (glibc's `mallinfo2`, which Swift's Glibc module does not show).
+        .target(name: "HeapStatistics"),
         // `FaceCost <face> <count>`: one face's begin+end pair, N times, with nothing else around it, so
         // that `instructions.sh` can count its instructions with callgrind.
         .executableTarget(name: "FaceCost", dependencies: ["FaceBenchmarkSupport"]),
         // `FieldCost`: the tracer's cost per intercepted begin/end and the flight recorder's per snapshot.
         .executableTarget(
             name: "FieldCost",
-            dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")]
+            dependencies: ["HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")]
         ),
         // The ordo-one suite: time per pair, scaling with outstanding tasks, expiry, diagnostics, two
         // threads and memory per task, every face side by side in one run.

@@ -222,8 +222,8 @@ extension BackgroundTaskSimulator {
     /// the gate of ``SimulatorFault/holdOffMainCalls(_:)``, or frozen while suspended: see
     /// ``parkedThreadIDs``); `nil`: none. Asked before the clock moves, which waits for it.
     package var appThreadsSettled: (@Sendable () -> Bool)? {
-        get { appThreadsSettledSetting.withLock { $0 } }
-        set { appThreadsSettledSetting.withLock { $0 = newValue } }
+        get { appThreadsSettledSetting.withLock { $0.check } }
+        set { appThreadsSettledSetting.withLock { $0.check = newValue } }
     }
 
     /// How long, in real time, the main thread waits for a handler called off the main thread before

@@ -37,7 +37,11 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// The app's threads held now: at the gate, or frozen while the app is suspended.
     let parkedThreads = ParkedThreads()
     let offMainHandlerTimeoutSetting = Locked<TimeInterval>(10)
-    let appThreadsSettledSetting = Locked<(@Sendable () -> Bool)?>(nil)
+    /// In a struct, never as the lock's state itself (see `LockedState`).
+    struct AppThreadsSettled {
+        var check: (@Sendable () -> Bool)?
+    }
+    let appThreadsSettledSetting = Locked(AppThreadsSettled())
     /// The `performExpiringActivity` activities running.
     let activities = SimulatedActivities()
 

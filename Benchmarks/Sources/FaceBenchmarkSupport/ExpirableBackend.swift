@@ -21,10 +21,14 @@ public final class ExpirableBackend: BackgroundTaskBackend, @unchecked Sendable 
     }
 
     private let lock = NSLock()
-    /// The handlers of running assertions, indexed by identifier − 1 (identifiers are handed out in
-    /// order); `nil` once ended or expired.
+    /// The handlers of assertions begun since ``base``, indexed by identifier − 1 − `base` (identifiers
+    /// are handed out in order); `nil` once ended or expired.
     private var handlers: [Handler?] = []
+    /// Identifiers handed out before `handlers` was last emptied: it is emptied when a begin finds no
+    /// assertion running (outside an expiry), so that a long run keeps nothing per assertion.
+    private var base = 0
     private var running = 0
+    private var expiring = false
 
     /// A backend with no assertions.
     public init() {}
@@ -36,15 +40,19 @@ public final class ExpirableBackend: BackgroundTaskBackend, @unchecked Sendable 
     ) -> BackgroundTaskIdentifier? {
         lock.lock()
         defer { lock.unlock() }
+        if running == 0, !expiring {
+            base += handlers.count
+            handlers.removeAll(keepingCapacity: true)
+        }
         handlers.append(Handler(run: expirationHandler ?? {}))
         running += 1
-        return BackgroundTaskIdentifier(rawValue: handlers.count)
+        return BackgroundTaskIdentifier(rawValue: base + handlers.count)
     }
 
     /// Forgets the assertion's handler; ending an unknown or ended identifier does nothing.
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
         lock.lock()
-        let handler = take(identifier.rawValue - 1)
+        let handler = take(identifier.rawValue - 1 - base)
         lock.unlock()
         _ = handler  // released outside the lock
     }
@@ -64,6 +72,7 @@ public final class ExpirableBackend: BackgroundTaskBackend, @unchecked Sendable 
     public func expireAll() {
         lock.lock()
         let count = handlers.count
+        expiring = true
         lock.unlock()
         for index in 0..<count {
             lock.lock()
@@ -71,6 +80,9 @@ public final class ExpirableBackend: BackgroundTaskBackend, @unchecked Sendable 
             lock.unlock()
             handler?.run()
         }
+        lock.lock()
+        expiring = false
+        lock.unlock()
     }
 
     /// Under the lock: removes and returns the handler at `index`, if still running.

@@ -9,10 +9,13 @@
 //   UIKit's own begin (an IPC to the system) costs far more on a device.
 // - `FIELDCOST_ONLY=traced` (or `direct`, `backtrace`) runs one configuration `pairs` times and exits,
 //   for instruction counts with callgrind (run it on a copy stripped of debug info).
+// - Growth: the heap in use before and after `pairs` more traced pairs (after as many to warm up):
+//   a tracer keeps nothing per assertion once it has ended.
 // - The flight recorder: `recordNow()` + `waitUntilWritten()` with 1, 10 and 32 held tasks, on real
 //   files in a temporary directory (atomic write: temporary file and rename), and the bytes written.
 import BackgroundTaskKit
 import Foundation
+import HeapStatistics
 
 /// The smallest application the tracer can intercept: its originals hand out numbers and count ends.
 final class CountingApplication: TracedApplication, @unchecked Sendable {  // counters only touched by one thread
@@ -101,6 +104,19 @@ print("  traced                    \(String(format: "%8.1f", traced))  (+\(Strin
 print(
     "  traced, 8-frame backtrace \(String(format: "%8.1f", withBacktraces))  (+\(String(format: "%.1f", withBacktraces - direct)))"
 )
+
+do {
+    let application = CountingApplication()
+    application.tracer = BackgroundTaskTracer()
+    for _ in 0..<pairs { sdkFlush(application) }
+    let before = heap_statistics_bytes_in_use()
+    for _ in 0..<pairs { sdkFlush(application) }
+    let after = heap_statistics_bytes_in_use()
+    print(
+        "  growth over \(pairs) traced pairs   "
+            + String(format: "%.3f bytes kept per pair", (Double(after) - Double(before)) / Double(pairs))
+    )
+}
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("field-cost-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: directory) }

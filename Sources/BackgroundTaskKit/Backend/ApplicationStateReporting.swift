@@ -32,22 +32,18 @@ public protocol ApplicationStateReporting: Sendable {
 /// A registration with an ``ApplicationStateReporting``: reports stop when it is cancelled or
 /// released.
 public final class ApplicationStateObservation: Sendable {
-    private let cancellation: Locked<(@Sendable () -> Void)?>
+    private let cancellation: RunOnce
 
     /// Creates an observation that runs `cancel` once, when cancelled or released.
     ///
     /// - Parameter cancel: Stops the reports.
     public init(cancel: @escaping @Sendable () -> Void) {
-        cancellation = Locked(cancel)
+        cancellation = RunOnce(cancel)
     }
 
     /// Stops the reports; calling it again does nothing.
     public func cancel() {
-        let cancel = cancellation.withLock { cancellation in
-            defer { cancellation = nil }
-            return cancellation
-        }
-        cancel?()
+        cancellation.run()
     }
 
     deinit {

@@ -39,13 +39,21 @@ public struct BackgroundTaskLeak: Equatable, Sendable, CustomStringConvertible {
 /// and so do a ``DiagnosingBackend``'s. Tasks on the simulator are not reported here: the simulator
 /// records them, and `expectNoLeaks()` fails naming the line, so test output stays quiet.
 public enum BackgroundTaskLeakReporting {
-    private static let storage = Locked<@Sendable (BackgroundTaskLeak) -> Void>(writeToStandardError)
+    /// The handler, in a struct: a closure kept directly as a lock's state would be wrapped in two
+    /// more thunks at every read, until a report overflowed the stack (see `LockedState`).
+    private struct Stored {
+        var handler: @Sendable (BackgroundTaskLeak) -> Void
+    }
+
+    private static let storage = Locked(Stored(handler: writeToStandardError))
 
     /// Called for each leak, on the thread that released the task (never under a lock of the
     /// package's). The default, ``writeToStandardError(_:)``, writes one line to standard error.
+    ///
+    /// Reading and setting it costs the same every time, however many leaks were reported.
     public static var handler: @Sendable (BackgroundTaskLeak) -> Void {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { storage.withLock { $0.handler } }
+        set { storage.withLock { $0.handler = newValue } }
     }
 
     /// The default handler: one line, `BackgroundTaskKit: …`, on standard error.

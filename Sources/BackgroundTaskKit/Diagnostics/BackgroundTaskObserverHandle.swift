@@ -10,18 +10,14 @@
 /// handle.remove()
 /// ```
 public final class BackgroundTaskObserverHandle: Sendable {
-    private let removal: Locked<(@Sendable () -> Void)?>
+    private let removal: RunOnce
 
     init(remove: @escaping @Sendable () -> Void) {
-        removal = Locked(remove)
+        removal = RunOnce(remove)
     }
 
     /// Stops the observer's events. Events already handed to it may still arrive; idempotent.
     public func remove() {
-        let remove = removal.withLock { removal in
-            defer { removal = nil }
-            return removal
-        }
-        remove?()
+        removal.run()
     }
 }

@@ -8,12 +8,20 @@ import Foundation
 ///
 /// The rule of this package: compute what to do under the lock, do it after. The closure passed to
 /// ``withLock(_:)`` must never call user code, a backend or an observer.
+///
+/// > Important: Never make a closure (or an optional closure, or a tuple holding one) the state
+/// > itself: keep it in a struct or class field (``LockedState/holdsClosureDirectly(_:)`` says why).
+/// > Debug builds stop at such an initializer, so the package's tests find one at once.
 package final class Locked<State>: @unchecked Sendable {  // `state` is only touched in `withLock`, under `lock`
     private let lock = NSLock()
     private var state: State
 
     /// Creates the guarded value.
     package init(_ state: State) {
+        assert(
+            !LockedState.holdsClosureDirectly(State.self),
+            "Locked<\(State.self)>: a closure as a lock's state grows by two thunks at every access; keep it in a struct"
+        )
         self.state = state
     }
 

@@ -63,4 +63,50 @@ struct LeakReportingTests {
         manager.waitForObservers()
         #expect(heard.value == before)
     }
+
+    // MARK: - A handler read a million times
+
+    // Issue 20: each read of a closure kept directly as a lock's state wrapped it in two more thunks,
+    // so every leak report went deeper than the last until one overflowed the stack. In this suite,
+    // which runs its tests one at a time: another test's handler around this one would add frames.
+
+    /// Drops a task named `Depth probe` on a thread with a 256 KB stack (the size of a secondary
+    /// thread on iOS was 512 KB) and returns how deep the handler was called.
+    private func depthOfAReportOnASmallStack(_ depths: Locked<[Int]>) -> Int? {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            _ = SafeBackgroundTask.begin("Depth probe", backend: .unlimited)  // released at once: a leak
+            done.signal()
+        }
+        thread.stackSize = 256 * 1024
+        thread.start()
+        guard done.wait(timeout: .now() + 30) == .success else { return nil }
+        return depths.withLock { $0.popLast() }
+    }
+
+    @Test func aMillionReadsAndReportsLeaveTheHandlerCalledAsDeepAsAtFirst() throws {
+        let depths = Locked<[Int]>([])
+        let reports = Locked(0)
+        let previous = BackgroundTaskLeakReporting.handler
+        BackgroundTaskLeakReporting.handler = { leak in
+            switch leak.name {
+            case "Depth probe": depths.withLock { $0.append(Thread.callStackReturnAddresses.count) }
+            case "Counted": reports.withLock { $0 += 1 }
+            default: previous(leak)
+            }
+        }
+        defer { BackgroundTaskLeakReporting.handler = previous }
+
+        let first = try #require(depthOfAReportOnASmallStack(depths))
+        for _ in 0..<1_000_000 {
+            _ = BackgroundTaskLeakReporting.handler
+        }
+        for _ in 0..<2_000 {
+            _ = SafeBackgroundTask.begin("Counted", backend: .unlimited)
+        }
+        let last = try #require(depthOfAReportOnASmallStack(depths))
+
+        #expect(reports.value == 2_000)
+        #expect(last == first, "the handler was called \(last - first) frames deeper after a million reads")
+    }
 }

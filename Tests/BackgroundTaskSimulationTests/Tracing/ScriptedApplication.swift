@@ -11,7 +11,11 @@ final class ScriptedApplication: TracedApplication, Sendable {
     }
 
     let tracer: BackgroundTaskTracer
-    private let script = Locked<(@Sendable (TaskIdentifier, (@MainActor @Sendable () -> Void)?) -> Void)?>(nil)
+    /// The script in a struct: a closure is never a lock's state itself.
+    private struct Script {
+        var duringNextBegin: (@Sendable (TaskIdentifier, (@MainActor @Sendable () -> Void)?) -> Void)?
+    }
+    private let script = Locked(Script())
     private let nextRawValue = Locked(1)
     /// What reached the system, in order: `begin N`, `end N`, and what the script adds.
     let log = Locked<[String]>([])
@@ -23,7 +27,7 @@ final class ScriptedApplication: TracedApplication, Sendable {
     /// Runs `body` inside the next original begin, with the identifier it will return and the
     /// (wrapped) handler the system got, before the begin returns.
     func duringNextBegin(_ body: @escaping @Sendable (TaskIdentifier, (@MainActor @Sendable () -> Void)?) -> Void) {
-        script.withLock { $0 = body }
+        script.withLock { $0.duringNextBegin = body }
     }
 
     @inline(never)
@@ -41,8 +45,8 @@ final class ScriptedApplication: TracedApplication, Sendable {
                 })
             log.withLock { $0.append("begin \(identifier.rawValue)") }
             let body = script.withLock { script in
-                defer { script = nil }
-                return script
+                defer { script.duringNextBegin = nil }
+                return script.duringNextBegin
             }
             body?(identifier, handler)
             return identifier

@@ -107,8 +107,8 @@ struct TracerConcurrencyTests {
     @Test func overlappingCallsOfOneHandlerRescueOnlyAfterTheLastReturns() throws {
         let tracer = BackgroundTaskTracer(configuration: .init(rescuesHeldAssertions: true))
         let application = ScriptedApplication(tracer: tracer)
-        let wrapped = Locked<(@MainActor @Sendable () -> Void)?>(nil)
-        application.duringNextBegin { _, handler in wrapped.withLock { $0 = handler } }
+        let wrapped = Locked<[@MainActor @Sendable () -> Void]>([])  // a closure is never a lock's state
+        application.duringNextBegin { _, handler in wrapped.withLock { $0 = handler.map { [$0] } ?? [] } }
         let firstCallEntered = DispatchSemaphore(value: 0)
         let letFirstCallFinish = DispatchSemaphore(value: 0)
         let calls = Locked(0)
@@ -125,7 +125,7 @@ struct TracerConcurrencyTests {
             application.endBackgroundTask(identifier.withLock { $0 })
         }
         identifier.withLock { $0 = begun }
-        let handler = wrapped.withLock { $0 }
+        let handler = wrapped.withLock { $0.first }
         let firstReturned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             ScriptedApplication.call(handler)

@@ -1,0 +1,92 @@
+/// Which states ``Locked`` must refuse: those that reach a closure without a struct or class around it.
+///
+/// `Locked` keeps its state as a generic value, so a function type in it is stored in its most
+/// general form. ``Locked/withLock(_:)`` hands the state to a closure `inout`: reading it wraps the
+/// stored function in a conversion thunk, and writing it back (which `inout` always does) wraps that
+/// thunk in another. Every access then leaves the stored closure two calls deeper and one allocation
+/// bigger, until a call overflows the stack: the crash of issue 20, after some thousands of leak
+/// reports. An optional closure, and a tuple holding one, are stored the same way.
+///
+/// A closure held in a field of a struct or class keeps its own form, so nothing is wrapped: store
+/// `struct Handler { var call: @Sendable () -> Void }`, never `@Sendable () -> Void`. Collections
+/// are safe too (their elements are always stored in the general form).
+package enum LockedState {
+    /// Whether `type` is a function type, or an optional or a tuple that reaches one directly.
+    ///
+    /// Reads the type's name, which is stable enough for a debug check: `@Sendable (Swift.Int) -> ()`,
+    /// `Swift.Optional<() -> ()>`, `(task: Swift.Int, run: () -> ())`.
+    package static func holdsClosureDirectly(_ type: Any.Type) -> Bool {
+        holdsClosureDirectly(named: Substring(String(reflecting: type)))
+    }
+
+    /// The same, from a type's name as `String(reflecting:)` writes it.
+    package static func holdsClosureDirectly(named name: Substring) -> Bool {
+        let name = name.trimmingSpaces
+        if arrowOutsideBrackets(in: name) { return true }
+        let optional = "Swift.Optional<"
+        if name.hasPrefix(optional), name.hasSuffix(">") {
+            return holdsClosureDirectly(named: name.dropFirst(optional.count).dropLast())
+        }
+        if name.hasPrefix("("), name.hasSuffix(")") {
+            return tupleElements(of: name.dropFirst().dropLast()).contains { holdsClosureDirectly(named: $0) }
+        }
+        return false
+    }
+
+    /// Whether `name` has a `->` that no bracket encloses: the name of a function type.
+    private static func arrowOutsideBrackets(in name: Substring) -> Bool {
+        var depth = 0
+        var previous: Character = " "
+        for character in name {
+            switch character {
+            case "(", "<", "[": depth += 1
+            case ")", "]": depth -= 1
+            case ">" where previous == "-":
+                if depth == 0 { return true }
+            case ">": depth -= 1
+            default: break
+            }
+            previous = character
+        }
+        return false
+    }
+
+    /// The element types of a tuple's inside (`task: Swift.Int, Swift.Bool`), labels removed.
+    private static func tupleElements(of inside: Substring) -> [Substring] {
+        var elements: [Substring] = []
+        var depth = 0
+        var start = inside.startIndex
+        var previous: Character = " "
+        for index in inside.indices {
+            let character = inside[index]
+            switch character {
+            case "(", "<", "[": depth += 1
+            case ")", "]": depth -= 1
+            case ">" where previous != "-": depth -= 1
+            case "," where depth == 0:
+                elements.append(inside[start..<index])
+                start = inside.index(after: index)
+            default: break
+            }
+            previous = character
+        }
+        elements.append(inside[start...])
+        return elements.map { element in
+            // `label: Type`: a label is a plain identifier before the first colon and space.
+            guard let colon = element.firstRange(of: ": "),
+                element[..<colon.lowerBound].trimmingSpaces.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+            else { return element }
+            return element[colon.upperBound...]
+        }
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces.
+    fileprivate var trimmingSpaces: Substring {
+        guard let first = firstIndex(where: { $0 != " " }), let last = lastIndex(where: { $0 != " " }) else {
+            return ""
+        }
+        return self[first...last]
+    }
+}
