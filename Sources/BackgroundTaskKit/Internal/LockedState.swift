@@ -73,10 +73,14 @@ package enum LockedState {
         elements.append(inside[start...])
         return elements.map { element in
             // `label: Type`: a label is a plain identifier before the first colon and space.
-            guard let colon = element.firstRange(of: ": "),
-                element[..<colon.lowerBound].trimmingSpaces.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+            guard
+                let colon = element.indices.first(where: { index in
+                    element[index] == ":" && element.index(after: index) < element.endIndex
+                        && element[element.index(after: index)] == " "
+                }),
+                element[..<colon].trimmingSpaces.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
             else { return element }
-            return element[colon.upperBound...]
+            return element[element.index(colon, offsetBy: 2)...]
         }
     }
 }

@@ -106,6 +106,10 @@ public func withBackgroundTask<Result, Failure: Error>(
 /// uncancelled, and the next batch of a long-lived loop, or the rest of a SwiftUI `.task {}`, is not
 /// cancelled by it. A cancellation of the calling task is passed on to `body`.
 ///
+/// The assertion is begun by the call itself, before it first suspends: when the caller's actor is
+/// busy (a main actor with other work queued), the app is covered while `body` waits to start. An
+/// expiry in that wait cancels `body`'s task, and `body` starts cancelled.
+///
 /// Telling an expiry from an ordinary cancellation: after an expiry `body` typically throws
 /// `CancellationError`, while `Task.isCancelled` stays `false` in the caller; after the caller was
 /// cancelled, `Task.isCancelled` is `true` there. `onExpiration` is called only for an expiry.
@@ -144,6 +148,18 @@ public func withBackgroundTask<Result, Failure: Error>(
     function: String = #function,
     _ body: () async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
+    // The assertion is taken here, before this call first suspends: however long the body's task
+    // waits for the caller's actor, the app is covered from the call on. An expiry before the body's
+    // task starts cancels it as soon as it does.
+    let record = TaskEngine.beginStandalone(
+        name,
+        backend: backend,
+        fileID: fileID,
+        line: line,
+        function: function,
+        cleanup: onExpiration,
+        body: BodyTask()
+    )
     let outcome = await withoutActuallyEscaping(body) { body in
         let slot = BodyOutcome<Result, Failure>()
         // The body is only called on the caller's isolation, by the child task, which this call awaits.
@@ -161,37 +177,22 @@ public func withBackgroundTask<Result, Failure: Error>(
         let caller: (any Actor)? = isolation
         // A structured child (`async let`): allocated with this task's allocator, and cancelled with
         // this task, while an expiry cancels it alone.
-        async let child: Void = runBody(
-            on: caller, work, into: slot, name: name, backend: backend, onExpiration: onExpiration,
-            callSite: (fileID, line, function))
+        async let child: Void = runBody(on: caller, work, into: slot, record: record)
         await child
         return slot.take()
     }
     return try outcome.get()
 }
 
-/// In the body's child task, on the caller's isolation: begins the task (cancelling this child on
-/// expiry), runs the body, ends the task.
+/// In the body's child task, on the caller's isolation: lets an expiry cancel this child (at once
+/// if one came first), runs the body, ends the task.
 private func runBody<Result, Failure: Error>(
     on caller: isolated (any Actor)?,
     _ work: UncheckedSendableBox<() async -> Swift.Result<Result, Failure>>,
     into slot: BodyOutcome<Result, Failure>,
-    name: String?,
-    backend: (any BackgroundTaskBackend)?,
-    onExpiration: (@MainActor @Sendable () -> Void)?,
-    callSite: (fileID: String, line: Int, function: String)
+    record: TaskRecord
 ) async {
-    let record = withUnsafeCurrentTask { task in
-        TaskEngine.beginStandalone(
-            name,
-            backend: backend,
-            fileID: callSite.fileID,
-            line: callSite.line,
-            function: callSite.function,
-            cleanup: onExpiration,
-            cancelling: task
-        )
-    }
+    withUnsafeCurrentTask { task in record.engine.attachBody(of: record, to: task) }
     defer { record.engine.end(record, detachingBody: true) }
     slot.store(await work.value())
 }

@@ -76,6 +76,33 @@ struct WithBackgroundTaskTests {
         try simulator.expectEveryAssertionEndedOnce()
     }
 
+    /// The caller's actor is busy after the call suspends (as a main actor with other work queued
+    /// would be): its executor runs nothing until the test says so, and the test lets 60 s of
+    /// background time pass first. The assertion was begun by the call itself, before it first
+    /// suspended, so it covers that time; the expiry it meets cancels the body's task before that
+    /// task has started, and the body starts cancelled.
+    @Test func theAsyncFormBeginsBeforeItFirstSuspendsEvenWithTheCallersActorBusy() async throws {
+        let simulator = BackgroundTaskSimulator()
+        simulator.enterBackground()
+        let executor = ManualSerialExecutor()
+        let uploader = Uploader(executor: executor)
+        let upload = Task { await uploader.upload(on: simulator) }
+
+        // The call runs up to its first suspension: the body's task waits for the busy actor.
+        #expect(await executor.runNextJob())
+        #expect(simulator.outstanding.map(\.name) == ["Upload"], "not begun before the call suspended")
+        #expect(uploader.journal.entries.isEmpty)
+
+        simulator.advance(by: 60)  // the expiry comes while the actor is still busy
+        #expect(simulator.termination == nil)
+        try simulator.expectEveryAssertionEndedOnce()
+        while await executor.runNextJob(timeout: 0.2) {}
+        let entries = await upload.value
+
+        #expect(entries == ["cleanup", "body started cancelled"])
+        #expect(simulator.log.first { if case .began = $0.event { true } else { false } }?.time == 0)
+    }
+
     @Test func whenNotGrantedTheBodyRunsAnyway() async throws {
         let simulator = BackgroundTaskSimulator(faults: [.notGranted(callingHandler: false)])
         let syncValue = withBackgroundTask("Refused", backend: simulator) { "ran" }
@@ -168,4 +195,59 @@ struct WithBackgroundTaskTests {
         manager.endAll()
         try simulator.expectEveryAssertionEndedOnce()
     }
+}
+
+// MARK: - An actor whose executor runs only when the test says
+
+/// A serial executor that keeps its jobs until ``runNextJob()``: an actor on it stays busy (its
+/// queued work waits) for as long as the test wants, in a fixed order.
+private final class ManualSerialExecutor: SerialExecutor, @unchecked Sendable {  // `jobs` only under `lock`
+    private let lock = NSLock()
+    private var jobs: [UnownedJob] = []
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lock.withLock { jobs.append(job) }
+    }
+
+    /// Waits (up to `timeout` seconds) for a job, runs it on this thread and returns `true`; `false`
+    /// when none came.
+    func runNextJob(timeout: TimeInterval = 10) async -> Bool {
+        for _ in 0..<Int(timeout * 1000) {
+            if let job = lock.withLock({ jobs.isEmpty ? nil : jobs.removeFirst() }) {
+                job.runSynchronously(on: asUnownedSerialExecutor())
+                return true
+            }
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        return false
+    }
+}
+
+/// An actor on a ``ManualSerialExecutor`` that uploads inside `withBackgroundTask`.
+private actor Uploader {
+    private let executor: ManualSerialExecutor
+    nonisolated let journal = LockedJournal()
+
+    init(executor: ManualSerialExecutor) {
+        self.executor = executor
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    func upload(on simulator: BackgroundTaskSimulator) async -> [String] {
+        let journal = journal
+        // An `async` body, or the synchronous overload would be chosen.
+        await withBackgroundTask("Upload", backend: simulator, onExpiration: { journal.note("cleanup") }) { () async in
+            journal.note(Task.isCancelled ? "body started cancelled" : "body started")
+        }
+        return journal.entries
+    }
+}
+
+/// A journal any thread may write.
+private final class LockedJournal: Sendable {
+    private let lines = Locked<[String]>([])
+    var entries: [String] { lines.value }
+    func note(_ line: String) { lines.withLock { $0.append(line) } }
 }

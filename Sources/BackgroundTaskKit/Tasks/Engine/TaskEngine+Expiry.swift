@@ -111,10 +111,14 @@ extension TaskEngine {
     private func expireTask(_ record: TaskRecord, into plan: inout ExpiryPlan) {
         guard record.status == .running else { return }
         record.status = .expired
-        if let body = record.body, let task = body.task {
-            body.task = nil
-            body.cancelling = true
-            plan.cancels.append((body, task))
+        if let body = record.body {
+            if let task = body.task {
+                body.task = nil
+                body.cancelling = true
+                plan.cancels.append((body, task))
+            } else {
+                body.cancelOnAttach = true  // its task has not started yet
+            }
         }
         plan.expiring.append(ExpiringTask(record: record, cleanup: ExpiringTask.Cleanup(run: record.cleanup)))
         record.cleanup = nil

@@ -162,8 +162,8 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     }
 
     /// Begins one task on the standalone engine for an async `withBackgroundTask` body, whose task
-    /// an expiry cancels. (Apart from the overload above so that the other faces do not pay for the
-    /// optional task handle: about 280 instructions a pair, measured.)
+    /// an expiry cancels once it is attached (``attachBody(of:to:)``). (Apart from the overload above
+    /// so that the other faces do not pay for the body: about 280 instructions a pair, measured.)
     static func beginStandalone(
         _ name: String?,
         backend: (any BackgroundTaskBackend)?,
@@ -171,7 +171,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         line: Int,
         function: String,
         cleanup: ExpirationCleanup?,
-        cancelling bodyTask: UnsafeCurrentTask?
+        body: BodyTask
     ) -> TaskRecord {
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
         return standalone.begin(
@@ -179,8 +179,21 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
             callSite: callSite,
             cleanup: cleanup,
             backend: DefaultBackend.resolve(backend, callSite: callSite),
-            body: bodyTask.map(BodyTask.init)
+            body: body
         ).record
+    }
+
+    /// The async body's task has started: from now on an expiry cancels it. When the task expired
+    /// before (the body's task waited for the caller's actor), the body's task is cancelled now,
+    /// outside the lock, so the body starts cancelled.
+    func attachBody(of record: TaskRecord, to task: UnsafeCurrentTask?) {
+        guard let task, let body = record.body else { return }
+        let expiredFirst = lock.withLock { () -> Bool in
+            guard !body.cancelOnAttach else { return true }
+            body.task = task
+            return false
+        }
+        if expiredFirst { task.cancel() }
     }
 
     /// The hooks of the backend `holder` uses.

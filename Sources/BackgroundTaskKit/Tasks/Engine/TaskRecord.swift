@@ -45,20 +45,21 @@ final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state
 /// The task running an async `withBackgroundTask` body, which an expiry cancels.
 ///
 /// Swift offers no handle to cancel a task from elsewhere but `UnsafeCurrentTask`, which must not be
-/// used once the task may be gone. So it is used only while attached: the body's end detaches it,
+/// used once the task may be gone. So it is used only while attached: the body's task attaches it
+/// when it starts (the assertion was begun before, by the caller), and the body's end detaches it,
 /// waiting for a cancel already in progress, before the body's task can finish. Guarded by the
 /// engine's lock.
 final class BodyTask: @unchecked Sendable {  // all state under the engine's lock
     /// The body's task, while it may be cancelled.
     @exclusivity(unchecked) var task: UnsafeCurrentTask?
+    /// The task expired before its body's task started: that task is cancelled as it attaches.
+    @exclusivity(unchecked) var cancelOnAttach = false
     /// An expiry is cancelling it now (outside the lock).
     @exclusivity(unchecked) var cancelling = false
     /// The body's end, waiting for that cancel to finish.
     @exclusivity(unchecked) var waiters: CallWaiters?
 
-    init(_ task: UnsafeCurrentTask) {
-        self.task = task
-    }
+    init() {}
 }
 
 /// Where a task stands, in one byte; ``state`` is the public form.
