@@ -237,8 +237,9 @@ private actor Uploader {
 
     func upload(on simulator: BackgroundTaskSimulator) async -> [String] {
         let journal = journal
+        let cleanup: @MainActor @Sendable () -> Void = { journal.note("cleanup") }
         // An `async` body, or the synchronous overload would be chosen.
-        await withBackgroundTask("Upload", backend: simulator, onExpiration: { journal.note("cleanup") }) { () async in
+        await withBackgroundTask("Upload", backend: simulator, onExpiration: cleanup) { () async in
             journal.note(Task.isCancelled ? "body started cancelled" : "body started")
         }
         return journal.entries
