@@ -39,70 +39,11 @@ extension BackgroundTaskManager {
         function: String = #function,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        let cancellation = BodyCancellation()
-        let task = try beginTask(
-            name,
-            onExpiration: {
-                cancellation.expire()
-                onExpiration?()
-            },
-            fileID: fileID,
-            line: line,
-            function: function
-        )
-        defer { task.end() }
-        let outcome = await withoutActuallyEscaping(body) { body in
-            let slot = BodyOutcome<Result, any Error>()
-            // The body is only called on the caller's isolation, by the child task, which this call awaits.
-            let work = UncheckedSendableBox(body)
-            // Not captured as `isolated`: a task closure that captures the isolated parameter is not run
-            // on that actor. The child hops there by calling a function isolated to it.
-            let caller: (any Actor)? = isolation
-            let child = Task { await runManagedBody(on: caller, work, into: slot) }
-            cancellation.attach(child)
-            await withTaskCancellationHandler {
-                await child.value
-            } onCancel: {
-                child.cancel()
-            }
-            return slot.take()
-        }
-        return try outcome.get()
-    }
-}
-
-/// In the body's child task, on the caller's isolation: runs the body.
-private func runManagedBody<Result>(
-    on caller: isolated (any Actor)?,
-    _ work: UncheckedSendableBox<() async throws -> Result>,
-    into slot: BodyOutcome<Result, any Error>
-) async {
-    do {
-        slot.store(.success(try await work.value()))
-    } catch {
-        slot.store(.failure(error))
-    }
-}
-
-/// Cancels a body's child task on expiry, whether the expiry comes before or after the task exists.
-final class BodyCancellation: Sendable {
-    private let state = Locked<(task: Task<Void, Never>?, expired: Bool)>((nil, false))
-
-    /// The body's task exists; cancelled at once if the expiry came first.
-    func attach(_ task: Task<Void, Never>) {
-        let expired = state.withLock { state in
-            state.task = task
-            return state.expired
-        }
-        if expired { task.cancel() }
-    }
-
-    /// Time ran out: cancels the body's task (now, or when it is attached).
-    func expire() {
-        let task = state.withLock { state in
-            state.expired = true
-            return state.task
-        }
-        task?.cancel()
+        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+        // Begun here, before this call first suspends: a refusal is thrown before `body` could start.
+        let (record, refusal) = engine.begin(
+            name: name, callSite: callSite, cleanup: onExpiration, backend: backend, body: BodyTask())
+        if let refusal { throw refusal }
+        return try await runBodyInChildTask(of: record, isolation: isolation, body)
     }
 }

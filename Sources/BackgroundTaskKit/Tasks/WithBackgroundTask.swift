@@ -160,6 +160,18 @@ public func withBackgroundTask<Result, Failure: Error>(
         cleanup: onExpiration,
         body: BodyTask()
     )
+    return try await runBodyInChildTask(of: record, isolation: isolation, body)
+}
+
+/// Runs `body` in a child task of the caller's, on the caller's isolation, for a task the caller has
+/// just begun (before it suspended) with a ``BodyTask``: an expiry cancels that child alone (at once
+/// when it starts, if the expiry came first), and the task ends when `body` returns or throws. The
+/// one way an async body is run and cancelled, for `withBackgroundTask` and a manager's `withTask`.
+func runBodyInChildTask<Result, Failure: Error>(
+    of record: TaskRecord,
+    isolation: isolated (any Actor)?,
+    _ body: () async throws(Failure) -> Result
+) async throws(Failure) -> Result {
     let outcome = await withoutActuallyEscaping(body) { body in
         let slot = BodyOutcome<Result, Failure>()
         // The body is only called on the caller's isolation, by the child task, which this call awaits.
