@@ -16,7 +16,7 @@ high="${HIGH:-101000}"
 if [ "$#" -gt 0 ]; then
     faces=("$@")
 else
-    faces=(raw hand-written safe scoped with with-async manager manager-separate)
+    faces=(raw hand-written safe scoped with with-async hand-written-async manager manager-separate)
 fi
 
 swift build -c release --package-path "$package" --product FaceCost >&2

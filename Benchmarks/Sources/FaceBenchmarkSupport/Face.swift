@@ -15,14 +15,16 @@ public enum Face: String, CaseIterable, Sendable {
     case withSync = "with"
     /// The `async` `withBackgroundTask(_:backend:_:)`.
     case withAsync = "with-async"
+    /// Peer: ``HandWrittenAsyncTask``, the hand-written form of the `async` `withBackgroundTask`.
+    case handWrittenAsync = "hand-written-async"
     /// `BackgroundTaskManager.beginTask(_:)` with the default configuration (coalescing), then `end()`.
     case manager
     /// `BackgroundTaskManager.beginTask(_:)` with `coalescesAssertions = false`, then `end()`.
     case managerSeparate = "manager-separate"
 
     /// Whether a pair must be run from an `async` context.
-    public var isAsync: Bool { self == .withAsync }
+    public var isAsync: Bool { self == .withAsync || self == .handWrittenAsync }
 
     /// Whether this is one of the library's faces rather than a peer.
-    public var isFace: Bool { self != .raw && self != .handWritten }
+    public var isFace: Bool { self != .raw && self != .handWritten && self != .handWrittenAsync }
 }

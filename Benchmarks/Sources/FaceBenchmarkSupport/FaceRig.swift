@@ -72,8 +72,8 @@ public final class FaceRig: Sendable {
             for _ in 0..<count { ScopedBackgroundTask("pair", backend: backend).end() }
         case .withSync:
             for _ in 0..<count { withBackgroundTask("pair", backend: backend) {} }
-        case .withAsync:
-            preconditionFailure("with-async pairs run in `runPairsAsync(_:)`")
+        case .withAsync, .handWrittenAsync:
+            preconditionFailure("async pairs run in `runPairsAsync(_:)`")
         case .manager, .managerSeparate:
             for _ in 0..<count { try! manager!.beginTask("pair").end() }
         }
@@ -83,9 +83,15 @@ public final class FaceRig: Sendable {
     ///
     /// - Parameter count: The number of begin+end pairs.
     public func runPairsAsync(_ count: Int) async {
-        guard face == .withAsync else { return runPairs(count) }
-        // An `async` body, or the synchronous overload would be chosen.
-        for _ in 0..<count { await withBackgroundTask("pair", backend: backend) { () async in } }
+        switch face {
+        case .withAsync:
+            // An `async` body, or the synchronous overload would be chosen.
+            for _ in 0..<count { await withBackgroundTask("pair", backend: backend) { () async in } }
+        case .handWrittenAsync:
+            for _ in 0..<count { await HandWrittenAsyncTask.run("pair", backend: backend) {} }
+        default:
+            runPairs(count)
+        }
     }
 
     // MARK: - Held tasks
@@ -116,7 +122,7 @@ public final class FaceRig: Sendable {
     ///   - beforeFirstBegin: Called just before the first begin.
     ///   - body: Runs while the tasks are held.
     public func holdingAsync(_ count: Int, beforeFirstBegin: () -> Void = {}, _ body: () async -> Void) async {
-        if face == .withAsync {
+        if face.isAsync {
             beforeFirstBegin()
             return await nestAsync(count, body)
         }
@@ -158,7 +164,7 @@ public final class FaceRig: Sendable {
                 tasks.initializeElement(at: index, to: ScopedBackgroundTask("held", backend: backend))
             }
             return .scoped(tasks)
-        case .withSync, .withAsync:
+        case .withSync, .withAsync, .handWrittenAsync:
             preconditionFailure("the with-faces hold tasks by nesting")
         }
     }
@@ -206,6 +212,23 @@ public final class FaceRig: Sendable {
     /// Holds `remaining` async `withBackgroundTask` calls open, one inside the other, around `body`.
     private func nestAsync(_ remaining: Int, _ body: () async -> Void) async {
         guard remaining > 0 else { return await body() }
+        if face == .handWrittenAsync {
+            // The peer's body must be `@Sendable`: the rest of the nest runs in it.
+            await withoutActuallyEscaping(body) { body in
+                let rest = UncheckedBody(body)
+                await HandWrittenAsyncTask.run("held", backend: backend) {
+                    await self.nestAsync(remaining - 1, rest.body)
+                }
+            }
+            return
+        }
         await withBackgroundTask("held", backend: backend) { await nestAsync(remaining - 1, body) }
     }
+}
+
+/// A body handed to a `@Sendable` closure that the caller awaits: it runs while the caller waits, and
+/// never at the same time as anything else of the caller's.
+private struct UncheckedBody: @unchecked Sendable {  // called only while its owner waits for it
+    let body: () async -> Void
+    init(_ body: @escaping () async -> Void) { self.body = body }
 }

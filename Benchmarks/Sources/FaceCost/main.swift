@@ -11,7 +11,7 @@ import Foundation
 // observer (what the diagnostics target compares with off).
 //   FaceCost growth <count>   heap in use before and after <count> operations of every face on every
 //                             backend, dropped tasks and leak-handler reads: bytes kept per operation.
-// Faces: raw, hand-written, safe, scoped, with, with-async, manager, manager-separate.
+// Faces: raw, hand-written, safe, scoped, with, with-async, hand-written-async, manager, manager-separate.
 // Allocations are counted only when ordo-one's malloc interposer is preloaded (instructions.sh does).
 
 let faceNames = Face.allCases.map(\.rawValue).joined(separator: ", ")

@@ -2,12 +2,13 @@
 ///
 /// Used for `ProcessInfo` (documented thread-safe by Apple), stand-ins that promise the same, and
 /// `DispatchSpecificKey` (an immutable identity token).
+@usableFromInline
 package struct UncheckedSendableBox<Value>: @unchecked Sendable {  // only values documented thread-safe
     /// The wrapped object.
-    package let value: Value
+    @usableFromInline package let value: Value
 
     /// Wraps `value`.
-    package init(_ value: Value) {
+    @inlinable package init(_ value: Value) {
         self.value = value
     }
 }

@@ -30,6 +30,7 @@ extension BackgroundTaskManager {
     /// - Returns: What `body` returns.
     /// - Throws: ``BackgroundTaskError`` when the task is refused (and `body` did not run); otherwise
     ///   what `body` throws (a `CancellationError`, typically, after expiry).
+    @inlinable
     public func withTask<Result>(
         _ name: String?,
         onExpiration: (@MainActor @Sendable () -> Void)? = nil,
@@ -39,11 +40,9 @@ extension BackgroundTaskManager {
         function: String = #function,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
         // Begun here, before this call first suspends: a refusal is thrown before `body` could start.
-        let (record, refusal) = engine.begin(
-            name: name, callSite: callSite, cleanup: onExpiration, backend: backend, body: BodyTask())
-        if let refusal { throw refusal }
-        return try await runBodyInChildTask(of: record, isolation: isolation, body)
+        let record = try AsyncBody.begin(
+            name, in: self, cleanup: onExpiration, fileID: fileID, line: line, function: function)
+        return try await AsyncBody.run(record, isolation: isolation, body)
     }
 }

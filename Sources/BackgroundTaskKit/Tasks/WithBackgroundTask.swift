@@ -138,6 +138,7 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///   - body: The work.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws (a `CancellationError`, typically, after expiry).
+@inlinable
 public func withBackgroundTask<Result, Failure: Error>(
     _ name: String?,
     backend: (any BackgroundTaskBackend)? = nil,
@@ -151,60 +152,7 @@ public func withBackgroundTask<Result, Failure: Error>(
     // The assertion is taken here, before this call first suspends: however long the body's task
     // waits for the caller's actor, the app is covered from the call on. An expiry before the body's
     // task starts cancels it as soon as it does.
-    let record = TaskEngine.beginStandalone(
-        name,
-        backend: backend,
-        fileID: fileID,
-        line: line,
-        function: function,
-        cleanup: onExpiration,
-        body: BodyTask()
-    )
-    return try await runBodyInChildTask(of: record, isolation: isolation, body)
-}
-
-/// Runs `body` in a child task of the caller's, on the caller's isolation, for a task the caller has
-/// just begun (before it suspended) with a ``BodyTask``: an expiry cancels that child alone (at once
-/// when it starts, if the expiry came first), and the task ends when `body` returns or throws. The
-/// one way an async body is run and cancelled, for `withBackgroundTask` and a manager's `withTask`.
-func runBodyInChildTask<Result, Failure: Error>(
-    of record: TaskRecord,
-    isolation: isolated (any Actor)?,
-    _ body: () async throws(Failure) -> Result
-) async throws(Failure) -> Result {
-    let outcome = await withoutActuallyEscaping(body) { body in
-        let slot = BodyOutcome<Result, Failure>()
-        // The body is only called on the caller's isolation, by the child task, which this call awaits.
-        // Wrapped in a closure that does not throw: a typed-throws function type as a generic argument
-        // needs run-time support that only iOS 18 and macOS 15 have.
-        let work = UncheckedSendableBox<() async -> Swift.Result<Result, Failure>> {
-            do throws(Failure) {
-                return .success(try await body())
-            } catch {
-                return .failure(error)
-            }
-        }
-        // The child hops to the caller's isolation by calling a function isolated to it (a task closure
-        // that captures the isolated parameter compiles, but is not run on that actor).
-        let caller: (any Actor)? = isolation
-        // A structured child (`async let`): allocated with this task's allocator, and cancelled with
-        // this task, while an expiry cancels it alone.
-        async let child: Void = runBody(on: caller, work, into: slot, record: record)
-        await child
-        return slot.take()
-    }
-    return try outcome.get()
-}
-
-/// In the body's child task, on the caller's isolation: lets an expiry cancel this child (at once
-/// if one came first), runs the body, ends the task.
-private func runBody<Result, Failure: Error>(
-    on caller: isolated (any Actor)?,
-    _ work: UncheckedSendableBox<() async -> Swift.Result<Result, Failure>>,
-    into slot: BodyOutcome<Result, Failure>,
-    record: TaskRecord
-) async {
-    withUnsafeCurrentTask { task in record.engine.attachBody(of: record, to: task) }
-    defer { record.engine.end(record, detachingBody: true) }
-    slot.store(await work.value())
+    let record = AsyncBody.begin(
+        name, backend: backend, cleanup: onExpiration, fileID: fileID, line: line, function: function)
+    return try await AsyncBody.run(record, isolation: isolation, body)
 }

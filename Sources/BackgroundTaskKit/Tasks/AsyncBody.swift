@@ -1,0 +1,99 @@
+/// How an `async` face runs its body: in a child task of the caller's, on the caller's isolation,
+/// for a task the caller has begun before it first suspended. An expiry cancels that child alone (at
+/// once when it starts, if the expiry came first); the task ends when the body returns or throws. The
+/// one way an async body is run and cancelled, for `withBackgroundTask` and a manager's `withTask`.
+///
+/// The generic part is inlined into the caller, where the body's result and error types are known:
+/// run unspecialized, finding the metadata of its generic types cost about a fifth of a call. The
+/// engine is reached through three non-generic entry points that hold the task as an `AnyObject`.
+@usableFromInline
+enum AsyncBody {
+    /// Begins a standalone task whose body an expiry will cancel.
+    @usableFromInline
+    static func begin(
+        _ name: String?,
+        backend: (any BackgroundTaskBackend)?,
+        cleanup: (@MainActor @Sendable () -> Void)?,
+        fileID: String,
+        line: Int,
+        function: String
+    ) -> AnyObject {
+        TaskEngine.beginStandalone(
+            name, backend: backend, fileID: fileID, line: line, function: function, cleanup: cleanup, body: BodyTask())
+    }
+
+    /// Begins a task of `manager` whose body an expiry will cancel; throws the manager's refusal.
+    @usableFromInline
+    static func begin(
+        _ name: String?,
+        in manager: BackgroundTaskManager,
+        cleanup: (@MainActor @Sendable () -> Void)?,
+        fileID: String,
+        line: Int,
+        function: String
+    ) throws(BackgroundTaskError) -> AnyObject {
+        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
+        let (record, refusal) = manager.engine.begin(
+            name: name, callSite: callSite, cleanup: cleanup, backend: manager.backend, body: BodyTask())
+        if let refusal { throw refusal }
+        return record
+    }
+
+    /// In the body's task, as it starts: from now on an expiry cancels it.
+    @usableFromInline
+    static func attach(_ record: AnyObject, to task: UnsafeCurrentTask?) {
+        let record = unsafeDowncast(record, to: TaskRecord.self)
+        record.engine.attachBody(of: record, to: task)
+    }
+
+    /// In the body's task, as it finishes: ends the task (waiting for a cancel in progress first).
+    @usableFromInline
+    static func finish(_ record: AnyObject) {
+        let record = unsafeDowncast(record, to: TaskRecord.self)
+        record.engine.end(record, detachingBody: true)
+    }
+
+    /// Runs `body` in a child task for `record` (from ``begin(_:backend:cleanup:fileID:line:function:)``).
+    @inlinable
+    static func run<Result, Failure: Error>(
+        _ record: AnyObject,
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(Failure) -> Result
+    ) async throws(Failure) -> Result {
+        let outcome = await withoutActuallyEscaping(body) { body in
+            // The body is only called on the caller's isolation, by the child task, which this call
+            // awaits. Wrapped in a closure that does not throw: a typed-throws function type as a
+            // generic argument needs run-time support that only iOS 18 and macOS 15 have.
+            let work = UncheckedSendableBox<() async -> Swift.Result<Result, Failure>> {
+                do throws(Failure) {
+                    return .success(try await body())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            // The child hops to the caller's isolation by calling a function isolated to it (a task
+            // closure that captures the isolated parameter compiles, but is not run on that actor).
+            let caller: (any Actor)? = isolation
+            let task = UncheckedSendableBox(record)
+            // A structured child (`async let`): allocated with this task's allocator, and cancelled
+            // with this task, while an expiry cancels it alone. Its outcome comes back in a box only
+            // once the child has finished, so it is never shared.
+            async let child = runInChild(on: caller, work, record: task)
+            return await child.value
+        }
+        return try outcome.get()
+    }
+
+    /// In the body's child task, on the caller's isolation: lets an expiry cancel this child, runs the
+    /// body, ends the task.
+    @inlinable
+    static func runInChild<Result, Failure: Error>(
+        on caller: isolated (any Actor)?,
+        _ work: UncheckedSendableBox<() async -> Swift.Result<Result, Failure>>,
+        record: UncheckedSendableBox<AnyObject>
+    ) async -> UncheckedSendableBox<Swift.Result<Result, Failure>> {
+        withUnsafeCurrentTask { task in attach(record.value, to: task) }
+        defer { finish(record.value) }
+        return UncheckedSendableBox(await work.value())
+    }
+}
