@@ -74,6 +74,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     @exclusivity(unchecked) private var nextNumber: UInt64 = 1
     /// The assertions held, by identifier.
     @exclusivity(unchecked) private var held = IdentifierTable<LedgerEntry>()
+    /// The assertions running, in begin order.
+    @exclusivity(unchecked) private var tasks = TaskList()
     /// Told synchronously, outside the lock, of the moments a flight recorder must write at once.
     package let criticalMoments = CriticalMoments()
     /// Its hooks, made once (set at the end of `init`, read-only after).
@@ -132,8 +134,9 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         withLock(at: now) {
             entry.number = nextNumber
             nextNumber += 1
-            ledger.checkStale()
+            ledger.checkStale(in: &tasks)
             ledger.noteBegin(entry)
+            tasks.append(entry)
             ledger.noteRunning(entry)
         }
         scheduleStaleCheck()
@@ -149,6 +152,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         withLock(at: nil) {
             guard let identifier else {
                 ledger.noteFinished(entry, as: .notGranted)
+                tasks.remove(entry)
                 return
             }
             // Nobody can end `identifier` before this begin returns it, so it is recorded in time.
@@ -168,7 +172,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// Ends an assertion through the wrapped backend, counted as caught by the safety net.
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
         let lastEnded = withLock(at: clock.now()) { () -> Bool in
-            ledger.checkStale()
+            ledger.checkStale(in: &tasks)
             // A foreign or ended identifier: nothing to record.
             guard let entry = held.remove(identifier.rawValue) else { return false }
             if entry.expiryReported {
@@ -176,6 +180,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
             } else {
                 ledger.noteFinished(entry, as: bySafetyNet ? .endedBySafetyNet : .ended)
             }
+            tasks.remove(entry)
             return held.count == 0
         }
         // Before the system hears of it: once nothing is held, the app may be suspended at once.
@@ -207,12 +212,12 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// What the assertions begun through this backend did, per call site, and which are still held.
     /// See `Documentation/Diagnostics.md`.
     public func report() -> BackgroundTaskReport {
-        withLock(at: clock.now()) { ledger.report() }
+        withLock(at: clock.now()) { ledger.report(of: tasks) }
     }
 
     /// The assertions still held, in begin order, with their names, call sites and ages.
     public var outstandingTasks: [OutstandingBackgroundTask] {
-        withLock(at: clock.now()) { ledger.outstanding() }
+        withLock(at: clock.now()) { ledger.outstanding(of: tasks) }
     }
 
     /// Adds an observer of the events of every assertion begun through this backend from now on.
@@ -237,7 +242,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// Reports assertions that became stale since the last begin or end. The package runs no thread
     /// or timer of its own: call this from a timer of yours if assertions may sit idle for long.
     public func checkStaleTasks() {
-        withLock(at: clock.now()) { ledger.checkStale() }
+        withLock(at: clock.now()) { ledger.checkStale(in: &tasks) }
     }
 
     /// The assertions held, oldest first, for a ``FlightRecorder``'s snapshot.
@@ -245,7 +250,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         tasks: [FlightRecorderSnapshot.Task], omitted: Int
     ) {
         withLock(at: clock.now()) {
-            ledger.flightRecorderTasks(source: "backend", limit: limit, nameLength: maximumNameLength)
+            ledger.flightRecorderTasks(of: tasks, source: "backend", limit: limit, nameLength: maximumNameLength)
         }
     }
 

@@ -6,9 +6,10 @@ import Foundation
 /// Kept inside the lock of its owner (a ``TaskEngine`` or a ``DiagnosingBackend``), which makes
 /// every access exclusive (so no run-time exclusivity checks); its methods only compute and queue
 /// events. Every method called on begin or end does constant work, with no hashing
-/// beyond one call-site look-up per begin (and none when the same call site begins again): the
-/// running tasks are the owner's own objects (``LedgerEntry``), linked in begin order. Only
-/// ``report()``, ``outstanding()`` and ``flightRecorderTasks(source:limit:nameLength:)`` walk them.
+/// beyond one call-site look-up per begin (and none when the same call site begins again). The
+/// running tasks are the owner's own objects (``LedgerEntry``), in the owner's own ``TaskList``,
+/// which the owner links and unlinks; only ``report(of:)``, ``outstanding(of:)``,
+/// ``flightRecorderTasks(of:source:limit:nameLength:)`` and the stale check walk it.
 final class TaskLedger {
     /// How a task finished, and the counter it goes to.
     enum Ending {
@@ -51,12 +52,6 @@ final class TaskLedger {
     @exclusivity(unchecked) private var grantedCount = 0
     /// Tasks running now.
     @exclusivity(unchecked) private(set) var runningCount = 0
-    /// The list of entries, in begin order: running tasks, and those the owner keeps a little longer.
-    @exclusivity(unchecked) private(set) var head: LedgerEntry?
-    /// Owned through the chain from `head`: no reference count traffic of its own.
-    @exclusivity(unchecked) private unowned(unsafe) var tail: LedgerEntry?
-    /// The last entry the stale check has passed; `nil`: start at the head.
-    @exclusivity(unchecked) private unowned(unsafe) var staleCursor: LedgerEntry?
     /// Before this clock time no running task can be stale: the stale check returns at once.
     @exclusivity(unchecked) private var nextStaleCheck = -TimeInterval.infinity
     /// The clock's time of the current operation; the owner sets it before each operation.
@@ -115,18 +110,16 @@ final class TaskLedger {
 
     // MARK: - Recording
 
-    /// A begin call: counts it at its call site and links the entry at the end of the list.
+    /// A begin call: counts it at its call site (the owner links the entry into its list).
     func noteBegin(_ entry: LedgerEntry) {
         entry.statisticsIndex = index(of: entry.callSite)
         statistics[entry.statisticsIndex].noteBegin(name: entry.name, at: operationTime)
-        link(entry)
     }
 
-    /// A begun task was refused before it ran; the entry leaves the list.
+    /// A begun task was refused before it ran (the owner takes it out of its list).
     func noteRefused(_ entry: LedgerEntry, error: BackgroundTaskError) {
         statistics[entry.statisticsIndex].refused += 1
         emit(.refused(error), for: entry)
-        unlink(entry)
     }
 
     /// A begun task runs from now on (it holds, or waits for, an assertion).
@@ -162,7 +155,7 @@ final class TaskLedger {
     /// The running task finished; with `announce`, observers hear the ending's event. Does nothing
     /// if it is not running. With `unlinking`, the entry also leaves the list (the owner may keep it
     /// linked while a system call for it is still in flight, and unlinks it later).
-    func noteFinished(_ entry: LedgerEntry, as ending: Ending, announce: Bool = true, unlinking: Bool = true) {
+    func noteFinished(_ entry: LedgerEntry, as ending: Ending, announce: Bool = true) {
         guard entry.isRunning else { return }
         entry.isRunning = false
         runningCount -= 1
@@ -171,7 +164,6 @@ final class TaskLedger {
         statistics[entry.statisticsIndex].outstanding -= 1
         if announce, observed { emit(Self.event(for: ending), for: entry) }
         if runningCount < limitThreshold { limitApproachReported = false }
-        if unlinking { unlink(entry) }
     }
 
     private static func event(for ending: Ending) -> BackgroundTaskEvent.Kind {
@@ -209,15 +201,15 @@ final class TaskLedger {
     /// Reports, once each, running tasks older than the stale age, oldest first. Amortized constant
     /// work: the check resumes where it stopped, and begin times grow along the list.
     @inline(__always)
-    func checkStale() {
+    func checkStale(in tasks: inout TaskList) {
         guard staleTaskAge != nil, operationTime >= nextStaleCheck else { return }
-        walkStale()
+        walkStale(&tasks)
     }
 
-    /// The stale check's walk, from where it stopped.
-    private func walkStale() {
+    /// The stale check's walk, from where it stopped (the list's cursor).
+    private func walkStale(_ tasks: inout TaskList) {
         guard let staleTaskAge else { return }
-        var candidate = staleCursor.map { $0.next } ?? head
+        var candidate = tasks.cursor.map { $0.next } ?? tasks.head
         while let entry = candidate {
             if entry.isRunning, !entry.expiryReported {
                 let age = operationTime - entry.beganAt
@@ -228,31 +220,9 @@ final class TaskLedger {
                 }
                 emit(.stale(age: age), for: entry)
             }
-            staleCursor = entry
+            tasks.cursor = entry
             candidate = entry.next
         }
-    }
-
-    // MARK: - The list
-
-    private func link(_ entry: LedgerEntry) {
-        entry.isLinked = true
-        entry.previous = tail
-        entry.next = nil
-        if let tail { tail.next = entry } else { head = entry }
-        tail = entry
-    }
-
-    /// Takes the entry out of the list; does nothing if it is not in it.
-    func unlink(_ entry: LedgerEntry) {
-        guard entry.isLinked else { return }
-        entry.isLinked = false
-        if staleCursor === entry { staleCursor = entry.previous }
-        let next = entry.next
-        if let previous = entry.previous { previous.next = next } else { head = next }
-        if let next { next.previous = entry.previous } else { tail = entry.previous }
-        entry.next = nil
-        entry.previous = nil
     }
 
     private func index(of callSite: BackgroundTaskCallSite) -> Int {
@@ -284,11 +254,11 @@ final class TaskLedger {
 
     // MARK: - Reading
 
-    /// The ledger as a report; the only work, with ``outstanding()``, that grows with the number of
+    /// The ledger as a report; the only work, with ``outstanding(of:)``, that grows with the number of
     /// running tasks.
-    func report() -> BackgroundTaskReport {
+    func report(of tasks: TaskList) -> BackgroundTaskReport {
         var oldest: [Int: TimeInterval] = [:]
-        var entry = head
+        var entry = tasks.head
         while let current = entry {
             if current.isRunning {
                 oldest[current.statisticsIndex] = max(
@@ -311,18 +281,18 @@ final class TaskLedger {
             generatedAt: operationTime,
             outstandingHighWaterMark: highWaterMark,
             callSites: callSites,
-            outstandingTasks: outstanding()
+            outstandingTasks: outstanding(of: tasks)
         )
     }
 
     /// The running tasks whose assertion was granted, oldest first, as a flight recorder stores them:
     /// at most `limit`, names cut to `nameLength` characters; and how many were left out.
-    func flightRecorderTasks(source: String, limit: Int, nameLength: Int) -> (
+    func flightRecorderTasks(of list: TaskList, source: String, limit: Int, nameLength: Int) -> (
         tasks: [FlightRecorderSnapshot.Task], omitted: Int
     ) {
         var tasks: [FlightRecorderSnapshot.Task] = []
         var omitted = 0
-        var entry = head
+        var entry = list.head
         while let current = entry {
             if current.isRunning, current.isGranted {
                 if tasks.count < limit {
@@ -343,9 +313,9 @@ final class TaskLedger {
     }
 
     /// The running tasks in begin order, with their ages.
-    func outstanding() -> [OutstandingBackgroundTask] {
+    func outstanding(of list: TaskList) -> [OutstandingBackgroundTask] {
         var tasks: [OutstandingBackgroundTask] = []
-        var entry = head
+        var entry = list.head
         while let current = entry {
             if current.isRunning {
                 tasks.append(

@@ -95,6 +95,8 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
     @exclusivity(unchecked) private var nextNumber: UInt64 = 1
     /// The assertions held, by raw identifier.
     @exclusivity(unchecked) private var held = IdentifierTable<TracedAssertionEntry>()
+    /// The assertions running, in begin order.
+    @exclusivity(unchecked) private var tasks = TaskList()
     /// Rescued assertions whose owner has not ended them yet, by raw identifier.
     @exclusivity(unchecked) private var rescued: [Int: TracedAssertionEntry] = [:]
     /// The last assertions ended, to tell a double end from an end of a foreign identifier.
@@ -157,8 +159,9 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         withLock(at: now) {
             entry.number = nextNumber
             nextNumber += 1
-            ledger.checkStale()
+            ledger.checkStale(in: &tasks)
             ledger.noteBegin(entry)
+            tasks.append(entry)
             ledger.noteRunning(entry)
         }
         let wrapped: (@MainActor @Sendable () -> Void)? =
@@ -173,6 +176,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
             let wake = waiters > 0
             guard identifier != .invalid else {
                 ledger.noteFinished(entry, as: .notGranted)
+                tasks.remove(entry)
                 return (false, wake)
             }
             entry.rawIdentifier = identifier.rawValue
@@ -207,10 +211,11 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         guard TracerThreadFlags.current == 0, identifier != .invalid else { return original(identifier) }
         let raw = identifier.rawValue
         let (passOn, ending, lastEnded) = withLock(at: clock.now()) { () -> (Bool, TracedAssertionEntry?, Bool) in
-            ledger.checkStale()
+            ledger.checkStale(in: &tasks)
             if let entry = held.remove(raw) {
                 if !entry.hasHandler { heldWithoutHandler -= 1 }
                 ledger.noteFinished(entry, as: entry.expiryReported ? .expired : .ended)
+                tasks.remove(entry)
                 recentlyEnded.add(entry)
                 entry.endInFlight = true
                 return (true, entry, held.count == 0)
@@ -241,13 +246,13 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
     /// What the traced assertions did, per caller, and which are still held. The same format as
     /// ``DiagnosingBackend/report()``.
     public func report() -> BackgroundTaskReport {
-        withLock(at: clock.now()) { ledger.report() }
+        withLock(at: clock.now()) { ledger.report(of: tasks) }
     }
 
     /// The traced assertions still held, in begin order, as ``OutstandingBackgroundTask`` values
     /// whose call site is the caller.
     public var outstandingTasks: [OutstandingBackgroundTask] {
-        withLock(at: clock.now()) { ledger.outstanding() }
+        withLock(at: clock.now()) { ledger.outstanding(of: tasks) }
     }
 
     /// The traced assertions still held, in begin order, with everything the tracer knows.
@@ -255,7 +260,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         typealias Held = (entry: TracedAssertionEntry, state: TracedAssertion.HandlerState)
         let (now, held) = withLock(at: clock.now()) { () -> (TimeInterval, [Held]) in
             var held: [Held] = []
-            var entry = ledger.head
+            var entry = tasks.head
             while let current = entry {
                 if current.isRunning, current.isGranted, let traced = current as? TracedAssertionEntry {
                     held.append((traced, traced.handlerState))
@@ -279,7 +284,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
     public var heldAfterHandlers: [TracedAssertion] {
         let numbers = withLock(at: nil) { () -> Set<UInt64> in
             var numbers: Set<UInt64> = []
-            var entry = ledger.head
+            var entry = tasks.head
             while let current = entry {
                 if current.isRunning, let traced = current as? TracedAssertionEntry, traced.heldAfterHandlers {
                     numbers.insert(traced.number)
@@ -311,7 +316,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
 
     /// Reports assertions that became stale since the last begin or end.
     public func checkStaleTasks() {
-        withLock(at: clock.now()) { ledger.checkStale() }
+        withLock(at: clock.now()) { ledger.checkStale(in: &tasks) }
     }
 
     /// The traced assertions held, oldest first, for a ``FlightRecorder``'s snapshot.
@@ -319,7 +324,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         tasks: [FlightRecorderSnapshot.Task], omitted: Int
     ) {
         withLock(at: clock.now()) {
-            ledger.flightRecorderTasks(source: "tracer", limit: limit, nameLength: maximumNameLength)
+            ledger.flightRecorderTasks(of: tasks, source: "tracer", limit: limit, nameLength: maximumNameLength)
         }
     }
 
@@ -414,6 +419,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         }
         guard configuration.rescuesHeldAssertions, held.remove(entry.rawIdentifier) != nil else { return false }
         ledger.noteFinished(entry, as: .rescued)
+        tasks.remove(entry)
         // Owners that never end a rescued assertion would grow this forever: forget one (any) first.
         if rescued.count >= Self.keptRescues { rescued.remove(at: rescued.startIndex) }
         rescued[entry.rawIdentifier] = entry
@@ -426,7 +432,7 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
     private func noteHandlerlessAssertionsHeld() -> Bool {
         guard heldWithoutHandler > 0 else { return false }
         var noted = false
-        var entry = ledger.head
+        var entry = tasks.head
         while let current = entry {
             if current.isRunning, let traced = current as? TracedAssertionEntry, !traced.hasHandler,
                 !traced.heldAfterHandlers, held[traced.rawIdentifier] === traced

@@ -72,9 +72,9 @@ extension TaskEngine {
                 record.status = .notGranted
                 dropped.add(record.cleanup)
                 record.cleanup = nil
-                ledger?.noteFinished(record, as: .notGranted)
+                finished(record, as: .notGranted)
             }
-            ledger?.unlink(record)
+            tasks.remove(record)
             return waiters.map { .wake($0, count: $0.count) } ?? .none
         }
         record.call.identifier = identifier
@@ -115,7 +115,9 @@ extension TaskEngine {
     /// Under the lock: `holder`'s end returned. Marks it ended, lets the ledger and the retiring list
     /// forget it, and returns the waiters to wake after unlocking.
     private func markEnded(_ holder: AssertionHolder) -> (CallWaiters, Int)? {
-        if !holder.isRunning { ledger?.unlink(holder) }
+        // Only a manager's tasks are in its list: a task whose end (or refused begin) was in flight
+        // leaves it now.
+        if holder.isLinked, unsafeDowncast(holder, to: TaskRecord.self).status != .running { tasks.remove(holder) }
         if !retiring.isEmpty { retiring.removeAll { $0 === holder } }
         return holder.call.finish().map { ($0, $0.count) }
     }

@@ -95,7 +95,7 @@ extension TaskEngine {
                 dropped.add(record.cleanup)
                 record.cleanup = nil
                 sharedUsers -= 1
-                ledger?.noteFinished(record, as: .notGranted)
+                finished(record, as: .notGranted)
             }
             if isRenewal {  // the system refused a fresh assertion: try again a little later
                 actions.append(scheduleRenewalCheck(now: now, retryingIn: options.lingerMinimumTimeRemaining))
@@ -151,9 +151,10 @@ extension TaskEngine {
 
     /// The oldest running task (its call site names a shared assertion raised for all of them).
     private func firstRunningTask() -> TaskRecord? {
-        var entry = ledger?.head
+        var entry = tasks.head
         while let current = entry {
-            if current.isRunning { return unsafeDowncast(current, to: TaskRecord.self) }
+            let record = unsafeDowncast(current, to: TaskRecord.self)
+            if record.status == .running { return record }
             entry = current.next
         }
         return nil

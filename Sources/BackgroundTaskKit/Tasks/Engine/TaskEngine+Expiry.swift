@@ -76,7 +76,7 @@ extension TaskEngine {
         shared = nil
         renewal = nil
         sharedUsers = 0
-        var entry = ledger?.head
+        var entry = tasks.head
         while let current = entry {
             entry = current.next
             let record = unsafeDowncast(current, to: TaskRecord.self)
@@ -122,7 +122,7 @@ extension TaskEngine {
         }
         plan.expiring.append(ExpiringTask(record: record, cleanup: ExpiringTask.Cleanup(run: record.cleanup)))
         record.cleanup = nil
-        ledger?.noteFinished(record, as: .expired, unlinking: record.isCoalesced || !record.call.isInFlight)
+        finished(record, as: .expired, unlinking: record.isCoalesced || !record.call.isInFlight)
     }
 
     /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers'

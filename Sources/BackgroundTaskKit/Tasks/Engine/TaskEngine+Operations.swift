@@ -29,11 +29,11 @@ extension TaskEngine {
         var dropped: ExpirationCleanup?
         var refusal: BackgroundTaskError?
         let action = withLock(at: now) { () -> EngineAction in
-            ledger.checkStale()
+            ledger.checkStale(in: &tasks)
             record.number = nextNumber
             nextNumber += 1
             ledger.noteBegin(record)
-            refusal = self.refusal(remaining: remaining, running: ledger.runningCount)
+            refusal = self.refusal(remaining: remaining, running: runningCount)
             if let refusal {
                 record.status = .notGranted
                 dropped = record.cleanup
@@ -41,6 +41,8 @@ extension TaskEngine {
                 ledger.noteRefused(record, error: refusal)
                 return .none
             }
+            tasks.append(record)
+            runningCount += 1
             ledger.noteRunning(record)
             if options.coalescing { return join(record, thread: thread, now: now) }
             record.call.phase = .beginning
@@ -99,20 +101,19 @@ extension TaskEngine {
                     return
                 }
             }
-            ledger?.checkStale()
+            ledger?.checkStale(in: &tasks)
             guard record.status == .running else { return }
             wasRunning = true
             record.status = .ended
             dropped = record.cleanup
             record.cleanup = nil
             if record.isCoalesced {
-                ledger?.noteFinished(record, as: bySafetyNet ? .endedBySafetyNet : .ended)
+                finished(record, as: bySafetyNet ? .endedBySafetyNet : .ended)
                 action = release(bySafetyNet: bySafetyNet, now: now ?? 0)
                 return
             }
             ending = startEnding(record, bySafetyNet: bySafetyNet)
-            ledger?.noteFinished(
-                record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight)
+            finished(record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight)
         }
         if let cancelInProgress {
             cancelInProgress.wait()
@@ -136,9 +137,9 @@ extension TaskEngine {
         let now = clock.now()
         var dropped = DroppedCleanups()
         let action = withLock(at: now) { () -> EngineAction in
-            guard let ledger else { return .none }
+            guard !isStandalone else { return .none }
             var ends: [(AssertionHolder, BackgroundTaskIdentifier)] = []
-            var entry = ledger.head
+            var entry = tasks.head
             while let current = entry {
                 entry = current.next
                 let record = unsafeDowncast(current, to: TaskRecord.self)
@@ -149,7 +150,7 @@ extension TaskEngine {
                 if !record.isCoalesced, let identifier = startEnding(record, bySafetyNet: false) {
                     ends.append((record, identifier))
                 }
-                ledger.noteFinished(record, as: .ended, unlinking: !record.call.isInFlight)
+                finished(record, as: .ended, unlinking: !record.call.isInFlight)
             }
             if options.coalescing {
                 sharedUsers = 0
@@ -193,7 +194,7 @@ extension TaskEngine {
     package func report() -> BackgroundTaskReport {
         let now = clock.now()
         return withLock(at: now) {
-            ledger?.report()
+            ledger?.report(of: tasks)
                 ?? BackgroundTaskReport(
                     generatedAt: now, outstandingHighWaterMark: 0, callSites: [], outstandingTasks: [])
         }
@@ -201,7 +202,7 @@ extension TaskEngine {
 
     package var outstanding: [OutstandingBackgroundTask] {
         let now = clock.now()
-        return withLock(at: now) { ledger?.outstanding() ?? [] }
+        return withLock(at: now) { ledger?.outstanding(of: tasks) ?? [] }
     }
 
     /// Reports running tasks that have become stale since the last check, and renews a coalescing
@@ -209,7 +210,7 @@ extension TaskEngine {
     package func checkStaleTasks() {
         let now = clock.now()
         let action = withLock(at: now) { () -> EngineAction in
-            ledger?.checkStale()
+            ledger?.checkStale(in: &tasks)
             checkSharedAssertionAge(now: now)
             return renewIfOld(now: now)
         }
@@ -231,5 +232,15 @@ extension TaskEngine {
         for registration in lock.withLock({ ledger?.observers ?? [] }) {
             registration.waitUntilDelivered()
         }
+    }
+
+    /// Under the lock: a manager's running task stopped running (its status already says how). It
+    /// leaves the list unless `unlinking` is `false`: its own begin or end is still in flight, and an
+    /// expiry must still be able to claim it (``markEnded`` takes it out when that call returns).
+    func finished(_ record: TaskRecord, as ending: TaskLedger.Ending, unlinking: Bool = true) {
+        guard !isStandalone else { return }
+        runningCount -= 1
+        ledger?.noteFinished(record, as: ending)
+        if unlinking { tasks.remove(record) }
     }
 }

@@ -85,9 +85,14 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
 
     // MARK: State, under `lock`
 
-    /// A manager's diagnostics; its list holds every running task, and per-task assertions still
-    /// being begun or ended, in begin order.
+    /// A manager's diagnostics: counters, report and observers (it keeps no list of its own).
     let ledger: TaskLedger?
+    /// A manager's tasks in begin order: every running task, and per-task assertions still being
+    /// begun or ended (an expiry must claim them). Expiry, `endAll()` and the coalescing mode walk
+    /// it; the ledger reads it. The standalone engine keeps none (its expiries cover one task each).
+    @exclusivity(unchecked) var tasks = TaskList()
+    /// A manager's running tasks: what its cap counts.
+    @exclusivity(unchecked) var runningCount = 0
     @exclusivity(unchecked) var nextNumber: UInt64 = 1
     /// Coalescing: the assertion tasks use (or will, once granted); `nil` when there is none.
     @exclusivity(unchecked) var shared: SharedAssertion? {

@@ -1,0 +1,37 @@
+/// An owner's tasks in begin order, linked through the entries themselves (no second copy of each
+/// task, no hashing): a manager's engine, a diagnosing backend and a tracer each keep one, under their
+/// own lock.
+///
+/// The owner decides who is in it: an engine keeps its running tasks and those whose begin or end is
+/// still in flight (an expiry must claim them); its walks (`endAll`, an expiry, the oldest running
+/// task) and the ledger's reports go through it. A walk in steps, such as the ledger's stale check,
+/// keeps its place in ``cursor``, which unlinking keeps valid.
+struct TaskList {
+    /// The first entry; the list owns its entries through `head` and each entry's `next`.
+    private(set) var head: LedgerEntry?
+    /// Owned through the chain from `head`: no reference count traffic of its own.
+    private unowned(unsafe) var tail: LedgerEntry?
+    /// Where a walk in steps stopped (the last entry it has passed); `nil`: start at the head.
+    unowned(unsafe) var cursor: LedgerEntry?
+
+    /// Links `entry` at the end.
+    mutating func append(_ entry: LedgerEntry) {
+        entry.isLinked = true
+        entry.previous = tail
+        entry.next = nil
+        if let tail { tail.next = entry } else { head = entry }
+        tail = entry
+    }
+
+    /// Takes `entry` out of the list; does nothing if it is not in it.
+    mutating func remove(_ entry: LedgerEntry) {
+        guard entry.isLinked else { return }
+        entry.isLinked = false
+        if cursor === entry { cursor = entry.previous }
+        let next = entry.next
+        if let previous = entry.previous { previous.next = next } else { head = next }
+        if let next { next.previous = entry.previous } else { tail = entry.previous }
+        entry.next = nil
+        entry.previous = nil
+    }
+}
