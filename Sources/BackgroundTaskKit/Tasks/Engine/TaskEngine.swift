@@ -10,8 +10,9 @@ import Foundation
 /// observers are never called while the lock is held, and a handler may call back into the engine.
 ///
 /// One engine serves every standalone face (``standalone``: its tasks carry their own backend);
-/// each ``BackgroundTaskManager`` has its own, with a ledger. A begin costs one small object and two
-/// lock round trips; an end, two.
+/// each ``BackgroundTaskManager`` has its own, with its list of tasks and a ledger. A standalone
+/// begin costs one small object and one lock round trip, an end two (the end, then its outcome); a
+/// manager's per-task begin one more (its cap). `Documentation/Engine.md` counts them per face.
 ///
 /// The promise, whatever the threads do: every assertion begun is ended exactly once, and an
 /// expiration handler does not return while an assertion it covers is still held, if any thread
