@@ -59,10 +59,22 @@ let package = Package(
         ),
         // Applied to a target, shows `bgtask audit`'s findings in its sources as build warnings.
         .plugin(name: "AuditBackgroundTasksBuildTool", capability: .buildTool(), dependencies: ["bgtask"]),
-        .testTarget(name: "BackgroundTaskKitTests", dependencies: ["BackgroundTaskKit"]),
+        // Helpers the test targets share (an event log, a handler journal, waiting without blocking).
+        .target(name: "TestSupport", dependencies: ["BackgroundTaskKitTesting"], path: "Tests/TestSupport"),
+        // The core's tests: the seam, the backends, the engine and the faces (on the simulator).
+        .testTarget(
+            name: "BackgroundTaskKitTests",
+            dependencies: [
+                "BackgroundTaskKit", "BackgroundTaskKitTesting", "BackgroundTaskScenarios",
+                "BackgroundTaskPromiseChecking",
+                "TestSupport",
+            ]
+        ),
         .testTarget(
             name: "BackgroundTaskSimulationTests",
-            dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskScenarios", "BackgroundTaskPromiseChecking"],
+            dependencies: [
+                "BackgroundTaskKitTesting", "BackgroundTaskScenarios", "BackgroundTaskPromiseChecking", "TestSupport",
+            ],
             // The tracer names callers with `dladdr`, which sees only exported symbols: export the test
             // code's, as a framework exports its own (on Apple platforms executables already do).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]

@@ -1,4 +1,5 @@
 import BackgroundTaskKitTesting
+import TestSupport
 import Testing
 
 /// The README's example, kept compiling and passing.

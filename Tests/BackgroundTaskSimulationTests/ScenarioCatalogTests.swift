@@ -1,6 +1,7 @@
 import BackgroundTaskKitTesting
 import BackgroundTaskScenarios
 import Foundation
+import TestSupport
 import Testing
 
 /// What iOS does to each naive flow: stated here, independently of the catalog, so that a change to

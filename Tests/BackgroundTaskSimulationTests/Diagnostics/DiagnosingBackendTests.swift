@@ -1,4 +1,5 @@
 import BackgroundTaskKitTesting
+import TestSupport
 import Testing
 
 private func site(_ line: Int, _ function: String = "work()") -> BackgroundTaskCallSite {

@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// A suspended app's threads are frozen: a begin or end a queue makes as the app is suspended reaches

@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Handler time is charged only to a handler that is running (or being waited for) on the main

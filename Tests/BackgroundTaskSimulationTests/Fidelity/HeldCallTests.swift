@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// `.holdOffMainCalls` places the expiration handler exactly between two steps of app code on

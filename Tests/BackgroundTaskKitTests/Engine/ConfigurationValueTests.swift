@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Every configuration value has a documented meaning, never a trap; and diagnostics over a real

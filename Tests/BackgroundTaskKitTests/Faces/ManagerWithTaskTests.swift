@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// `BackgroundTaskManager.withTask`: the async, cancelling form of a manager task.
@@ -105,7 +106,7 @@ struct TaskPropertiesTests {
         let simulator = BackgroundTaskSimulator()
         let task = SafeBackgroundTask.begin("Upload", backend: simulator)
         #expect(task.name == "Upload")
-        #expect(task.callSite.fileID == "BackgroundTaskSimulationTests/ManagerWithTaskTests.swift")
+        #expect(task.callSite.fileID == "BackgroundTaskKitTests/ManagerWithTaskTests.swift")
         #expect(task.backgroundTimeRemaining == nil)  // foreground
         simulator.enterBackground()
         simulator.advance(by: 10)

@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// A manager that holds its system assertion only while the app is in the background (issue 9,

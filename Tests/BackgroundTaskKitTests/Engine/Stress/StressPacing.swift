@@ -2,6 +2,7 @@ import BackgroundTaskKitTesting
 import BackgroundTaskPromiseChecking
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 // MARK: - Pacing
@@ -99,20 +100,6 @@ final class CleanupJournal: Sendable {
     var runs: [Int: Int] { state.withLock { $0.runs } }
     var offMainActor: Int { state.withLock { $0.offMainActor } }
     var total: Int { state.withLock { $0.runs.values.reduce(0, +) } }
-}
-
-/// Waits on the main actor without blocking it; records an issue after `timeout` seconds.
-@MainActor
-func waitUntil(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) async -> Bool {
-    let deadline = ProcessInfo.processInfo.systemUptime + timeout
-    while !condition() {
-        guard ProcessInfo.processInfo.systemUptime < deadline else {
-            Issue.record("Timed out waiting for \(what)")
-            return false
-        }
-        try? await Task.sleep(nanoseconds: 50_000)
-    }
-    return true
 }
 
 /// The checker's seeded generator (SplitMix64), so that each worker's sequence of operations is the

@@ -1,46 +1,11 @@
 import BackgroundTaskKitTesting
 import BackgroundTaskScenarios
 import Foundation
+import TestSupport
 import Testing
 
 /// The library's faces, as the scenario catalog drives them.
 let faces = ["safe", "scoped", "closure", "manager", "manager-coalesced"]
-
-extension BackgroundTaskSimulator {
-    /// How many assertions the system granted and ended, and whether any end was refused.
-    var bookkeeping: (began: Int, ended: Int, badEnds: Int) {
-        let events = self.events
-        return (
-            events.filter { if case .began = $0 { true } else { false } }.count,
-            events.filter { if case .ended = $0 { true } else { false } }.count,
-            consoleMessages.filter { if case .cannotEndTask = $0 { true } else { false } }.count
-        )
-    }
-
-    /// Checks that every assertion the system granted was ended exactly once and nothing leaked;
-    /// `allowingSafetyNet` for tests that release running tasks on purpose.
-    func expectEveryAssertionEndedOnce(
-        allowingSafetyNet: Bool = false,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        if allowingSafetyNet {
-            #expect(termination == nil, sourceLocation: sourceLocation)
-            #expect(outstanding.isEmpty, sourceLocation: sourceLocation)
-        } else {
-            try expectNoLeaks()
-        }
-        let books = bookkeeping
-        #expect(books.began > 0, sourceLocation: sourceLocation)
-        #expect(books.began == books.ended, sourceLocation: sourceLocation)
-        #expect(books.badEnds == 0, sourceLocation: sourceLocation)
-    }
-}
-
-/// Lets queued main-actor work (late cleanups, ending closure tasks) run.
-@MainActor
-func drainMainActor() async {
-    for _ in 0..<50 { await Task.yield() }
-}
 
 @MainActor
 struct FaceFaultTests {

@@ -1,6 +1,7 @@
 import BackgroundTaskKit
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 private struct SaveFailed: Error, Equatable {}

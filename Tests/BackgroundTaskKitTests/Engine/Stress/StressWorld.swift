@@ -1,6 +1,7 @@
 import BackgroundTaskKitTesting
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 // MARK: - The workers

@@ -1,6 +1,7 @@
 import BackgroundTaskKitTesting
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// Four real threads race every face of the engine (begins, ends, double ends, dropped tasks, `endAll`)

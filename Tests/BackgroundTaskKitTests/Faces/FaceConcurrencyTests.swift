@@ -1,6 +1,7 @@
 import BackgroundTaskKitTesting
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// Many tasks begun and ended from several threads while expiry fires. Run again under the thread

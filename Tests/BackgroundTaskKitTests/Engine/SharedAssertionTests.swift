@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// A coalescing manager's one system assertion: never old just because its users overlap, never

@@ -60,7 +60,7 @@ struct DefaultBackendReachTests {
         }
         #expect(!ranSecond)
         let error = try #require(conflict)
-        #expect(error.installedAt.fileID == "BackgroundTaskSimulationTests/DefaultBackendReachTests.swift")
+        #expect(error.installedAt.fileID == "BackgroundTaskKitTests/DefaultBackendReachTests.swift")
         #expect(error.description.contains(".serialized"))
     }
 
@@ -94,7 +94,7 @@ struct DefaultBackendReachTests {
         #expect(simulator.outstanding.isEmpty)
         let unreached = simulator.events.contains {
             if case .misuse(.defaultBackendNotReached(let callSite)) = $0 {
-                callSite.fileID == "BackgroundTaskSimulationTests/DefaultBackendReachTests.swift"
+                callSite.fileID == "BackgroundTaskKitTests/DefaultBackendReachTests.swift"
             } else {
                 false
             }
