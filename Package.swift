@@ -15,6 +15,7 @@ let package = Package(
     ],
     products: [
         .library(name: "BackgroundTaskKit", targets: ["BackgroundTaskKit"]),
+        .library(name: "BackgroundTaskFieldTelemetry", targets: ["BackgroundTaskFieldTelemetry"]),
         .library(name: "BackgroundTaskKitTesting", targets: ["BackgroundTaskKitTesting"]),
         .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
         .executable(name: "bgtask", targets: ["bgtask"]),
@@ -24,6 +25,9 @@ let package = Package(
     targets: [
         // The library: the seam, the real backends and the safe wrappers.
         .target(name: "BackgroundTaskKit"),
+        // Field telemetry over the core: the flight recorder, the next launch's probable terminations,
+        // MetricKit mirrors and matching (the only module that imports MetricKit).
+        .target(name: "BackgroundTaskFieldTelemetry", dependencies: ["BackgroundTaskKit"]),
         // The iOS-policy simulator. It does not link Swift Testing, so `bgtask` can use it.
         .target(name: "BackgroundTaskSimulation", dependencies: ["BackgroundTaskKit"]),
         // What test targets import: the simulator plus helpers that record Swift Testing issues.
@@ -44,7 +48,10 @@ let package = Package(
         // and Objective-C. Depends on nothing, so other tools can embed it.
         .target(name: "BackgroundTaskAudit"),
         // The command-line logic, kept apart from `main` so that it can be tested.
-        .target(name: "BGTaskCLI", dependencies: ["BackgroundTaskScenarios", "BackgroundTaskAudit"]),
+        .target(
+            name: "BGTaskCLI",
+            dependencies: ["BackgroundTaskScenarios", "BackgroundTaskAudit", "BackgroundTaskFieldTelemetry"]
+        ),
         .executableTarget(name: "bgtask", dependencies: ["BGTaskCLI"]),
         // `swift package audit-background-tasks`: runs `bgtask audit` over the package's source targets.
         .plugin(
@@ -79,7 +86,13 @@ let package = Package(
             // code's, as a framework exports its own (on Apple platforms executables already do).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
         ),
-        .testTarget(name: "BGTaskCLITests", dependencies: ["BGTaskCLI"]),
+        .testTarget(
+            name: "BackgroundTaskFieldTelemetryTests",
+            dependencies: ["BackgroundTaskFieldTelemetry", "BackgroundTaskKitTesting", "TestSupport"],
+            // Snapshots name the tracer's callers, found with `dladdr`: export the test code's symbols.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
+        ),
+        .testTarget(name: "BGTaskCLITests", dependencies: ["BGTaskCLI", "BackgroundTaskFieldTelemetry"]),
         // The fixture corpus is sample code to scan, not code to compile.
         .testTarget(name: "BackgroundTaskAuditTests", dependencies: ["BackgroundTaskAudit"], exclude: ["Fixtures"]),
     ],

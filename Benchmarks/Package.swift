@@ -30,7 +30,10 @@ let package = Package(
         // below. Public API of BackgroundTaskKit only.
         .target(
             name: "FaceBenchmarkSupport",
-            dependencies: ["HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")]
+            dependencies: [
+                "HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
+            ]
         ),
         // The allocator's bytes in use (glibc's `mallinfo2`, which Swift's Glibc module does not show).
         .target(name: "HeapStatistics"),
@@ -40,7 +43,10 @@ let package = Package(
         // `FieldCost`: the tracer's cost per intercepted begin/end and the flight recorder's per snapshot.
         .executableTarget(
             name: "FieldCost",
-            dependencies: ["HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")]
+            dependencies: [
+                "HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
+            ]
         ),
         // The ordo-one suite: time per pair, scaling with outstanding tasks, expiry, diagnostics, two
         // threads and memory per task, every face side by side in one run.

@@ -21,9 +21,18 @@ let package = Package(
             dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")],
             swiftSettings: appSettings
         ),
+        // The field telemetry product (a flight recorder with a storage of the app's own).
+        .target(
+            name: "FieldApp",
+            dependencies: [.product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit")],
+            path: "Field/FieldApp",
+            swiftSettings: appSettings
+        ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["App", .product(name: "BackgroundTaskKitTesting", package: "BackgroundTaskKit")],
+            dependencies: [
+                "App", "FieldApp", .product(name: "BackgroundTaskKitTesting", package: "BackgroundTaskKit"),
+            ],
             swiftSettings: appSettings
         ),
     ],

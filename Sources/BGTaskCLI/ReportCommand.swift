@@ -1,3 +1,4 @@
+import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
 import Foundation
 

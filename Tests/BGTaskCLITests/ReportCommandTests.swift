@@ -1,4 +1,5 @@
 import BGTaskCLI
+import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
 import Foundation
 import Testing

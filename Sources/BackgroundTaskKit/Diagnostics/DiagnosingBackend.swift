@@ -32,7 +32,7 @@ import Foundation
 /// The handler is timed: observers get ``BackgroundTaskEvent/Kind/expirationHandlerEntered`` and
 /// ``BackgroundTaskEvent/Kind/expirationHandlerExited(duration:)`` around it.
 public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBackend, DefaultBackendFallThroughReceiving,
-    FlightRecorderSource, CriticalMomentReporting,
+    CriticalMomentReporting,
     @unchecked Sendable  // mutable state only under `lock`
 {
     /// What a diagnosing backend watches for.
@@ -245,13 +245,9 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         withLock(at: clock.now()) { ledger.checkStale(in: &tasks) }
     }
 
-    /// The assertions held, oldest first, for a ``FlightRecorder``'s snapshot.
-    public func flightRecorderTasks(limit: Int, maximumNameLength: Int) -> (
-        tasks: [FlightRecorderSnapshot.Task], omitted: Int
-    ) {
-        withLock(at: clock.now()) {
-            ledger.flightRecorderTasks(of: tasks, source: "backend", limit: limit, nameLength: maximumNameLength)
-        }
+    /// The assertions held, oldest first, for a flight recorder's snapshot (`BackgroundTaskFieldTelemetry`).
+    package func heldTasks(limit: Int, maximumNameLength: Int) -> (tasks: [HeldTaskSummary], omitted: Int) {
+        withLock(at: clock.now()) { ledger.heldTasks(of: tasks, limit: limit, nameLength: maximumNameLength) }
     }
 
     /// Waits until every observer has received the events so far (for tests).

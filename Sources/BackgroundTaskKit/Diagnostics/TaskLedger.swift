@@ -9,7 +9,7 @@ import Foundation
 /// beyond one call-site look-up per begin (and none when the same call site begins again). The
 /// running tasks are the owner's own objects (``LedgerEntry``), in the owner's own ``TaskList``,
 /// which the owner links and unlinks; only ``report(of:)``, ``outstanding(of:)``,
-/// ``flightRecorderTasks(of:source:limit:nameLength:)`` and the stale check walk it.
+/// ``heldTasks(of:limit:nameLength:)`` and the stale check walk it.
 final class TaskLedger {
     /// How a task finished, and the counter it goes to.
     enum Ending {
@@ -287,20 +287,18 @@ final class TaskLedger {
 
     /// The running tasks whose assertion was granted, oldest first, as a flight recorder stores them:
     /// at most `limit`, names cut to `nameLength` characters; and how many were left out.
-    func flightRecorderTasks(of list: TaskList, source: String, limit: Int, nameLength: Int) -> (
-        tasks: [FlightRecorderSnapshot.Task], omitted: Int
-    ) {
-        var tasks: [FlightRecorderSnapshot.Task] = []
+    func heldTasks(of list: TaskList, limit: Int, nameLength: Int) -> (tasks: [HeldTaskSummary], omitted: Int) {
+        var tasks: [HeldTaskSummary] = []
         var omitted = 0
         var entry = list.head
         while let current = entry {
             if current.isRunning, current.isGranted {
                 if tasks.count < limit {
                     tasks.append(
-                        FlightRecorderSnapshot.Task(
+                        HeldTaskSummary(
                             callSite: current.callSite, name: current.name.map { String($0.prefix(nameLength)) },
                             age: operationTime - current.beganAt, expiryStarted: current.expiryReported,
-                            handlerReturned: current.expiryHandlerReturned, source: source
+                            handlerReturned: current.expiryHandlerReturned
                         )
                     )
                 } else {

@@ -50,7 +50,7 @@ import Foundation
 /// application calls ``interceptBegin(on:named:expirationHandler:callStack:original:)`` and
 /// ``interceptEnd(on:_:original:)`` from its own three methods, as the exchanged UIKit methods do.
 /// `BackgroundTaskSimulation`'s `SimulatedApplication` is one, driven by the simulator.
-public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentReporting,
+public final class BackgroundTaskTracer: CriticalMomentReporting,
     @unchecked Sendable  // mutable state only under `lock`
 {
     /// What the tracer does besides watching.
@@ -319,13 +319,10 @@ public final class BackgroundTaskTracer: FlightRecorderSource, CriticalMomentRep
         withLock(at: clock.now()) { ledger.checkStale(in: &tasks) }
     }
 
-    /// The traced assertions held, oldest first, for a ``FlightRecorder``'s snapshot.
-    public func flightRecorderTasks(limit: Int, maximumNameLength: Int) -> (
-        tasks: [FlightRecorderSnapshot.Task], omitted: Int
-    ) {
-        withLock(at: clock.now()) {
-            ledger.flightRecorderTasks(of: tasks, source: "tracer", limit: limit, nameLength: maximumNameLength)
-        }
+    /// The traced assertions held, oldest first, for a flight recorder's snapshot
+    /// (`BackgroundTaskFieldTelemetry`).
+    package func heldTasks(limit: Int, maximumNameLength: Int) -> (tasks: [HeldTaskSummary], omitted: Int) {
+        withLock(at: clock.now()) { ledger.heldTasks(of: tasks, limit: limit, nameLength: maximumNameLength) }
     }
 
     /// Waits until every observer has received the events so far (for tests).

@@ -1,8 +1,10 @@
+import BackgroundTaskFieldTelemetry
 import BackgroundTaskKitTesting
 import Foundation
 import Testing
 
 @testable import App
+@testable import FieldApp
 
 /// The app's code, tested as an Xcode 26 app target would be (default MainActor isolation).
 @Suite(.serialized)

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// Where a ``FlightRecorder`` keeps its two small files: the last snapshot and the record of probable

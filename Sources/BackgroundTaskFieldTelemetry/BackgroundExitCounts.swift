@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// A MetricKit metric payload's counts of the app's exits in the background (`MXBackgroundExitData`,

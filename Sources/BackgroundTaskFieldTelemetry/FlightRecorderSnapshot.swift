@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// What a ``FlightRecorder`` persists at each risky moment: the process, the app's build, and the
@@ -50,7 +51,7 @@ public struct FlightRecorderSnapshot: Codable, Equatable, Sendable {
         public var expiryStarted: Bool
         /// Whether its expiration handler had returned while it was still held.
         public var handlerReturned: Bool
-        /// What saw it: `"backend"` (a ``DiagnosingBackend``) or `"tracer"` (a ``BackgroundTaskTracer``).
+        /// What saw it: `"backend"` (a `DiagnosingBackend`) or `"tracer"` (a `BackgroundTaskTracer`).
         public var source: String
 
         /// Creates a task record.

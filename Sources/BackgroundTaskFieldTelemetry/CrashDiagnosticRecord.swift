@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// One MetricKit crash diagnostic, reduced to what ties it to a background-task termination: the

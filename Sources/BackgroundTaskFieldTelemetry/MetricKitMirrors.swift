@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 // Mirrors of the MetricKit declarations the field telemetry reads, copied from Apple's (iOS 14+ /

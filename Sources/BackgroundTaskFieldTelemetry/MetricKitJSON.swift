@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// Reads MetricKit payloads an app saved as JSON (`MXDiagnosticPayload.jsonRepresentation()`,

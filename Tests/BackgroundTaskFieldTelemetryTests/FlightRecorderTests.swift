@@ -1,5 +1,7 @@
+import BackgroundTaskFieldTelemetry
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// One simulated run of an app: the simulator, a traced application, a diagnosing backend for the

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// What a ``FlightRecorder`` concludes at launch when the previous run's last snapshot says

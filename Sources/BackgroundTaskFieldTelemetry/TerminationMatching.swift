@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// Ties MetricKit crash diagnostics to a flight recorder's probable terminations.

@@ -1,3 +1,4 @@
+import BackgroundTaskFieldTelemetry
 import BackgroundTaskKitTesting
 import Foundation
 

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Dispatch
 import Foundation
 
@@ -5,8 +6,8 @@ import Foundation
 /// whether the previous run was probably terminated for one, and by which call site, and can tie
 /// MetricKit's field reports to it.
 ///
-/// Create one at launch over the sources that see the app's tasks (a ``DiagnosingBackend`` wrapping
-/// the default backend, a ``BackgroundTaskTracer``, or both) and keep it for the life of the process:
+/// Create one at launch over the sources that see the app's tasks (a `DiagnosingBackend` wrapping
+/// the default backend, a `BackgroundTaskTracer`, or both) and keep it for the life of the process:
 ///
 /// ```swift
 /// let diagnostics = DiagnosingBackend(wrapping: .platformDefault)
@@ -132,7 +133,9 @@ public final class FlightRecorder: Sendable {
         let tokens = sources.compactMap { source -> (CriticalMoments, UInt64)? in
             guard let reporting = source as? any CriticalMomentReporting else { return nil }
             let moments = reporting.criticalMoments
-            return (moments, moments.add { [weak self] moment in self?.writeNow(moment) })
+            return (
+                moments, moments.add { [weak self] moment in self?.writeNow(FlightRecorderSnapshot.Moment(moment)) }
+            )
         }
         let observation = applicationState?.observeBackgroundState { [weak self] inBackground in
             guard let self else { return }

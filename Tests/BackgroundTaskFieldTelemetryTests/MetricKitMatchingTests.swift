@@ -1,5 +1,7 @@
+import BackgroundTaskFieldTelemetry
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Stand-ins with MetricKit's declarations: `MXMetaData`, `MXCrashDiagnostic`, `MXDiagnosticPayload`
