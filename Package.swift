@@ -15,6 +15,7 @@ let package = Package(
     ],
     products: [
         .library(name: "BackgroundTaskKit", targets: ["BackgroundTaskKit"]),
+        .library(name: "BackgroundTaskTracing", targets: ["BackgroundTaskTracing"]),
         .library(name: "BackgroundTaskFieldTelemetry", targets: ["BackgroundTaskFieldTelemetry"]),
         .library(name: "BackgroundTaskKitTesting", targets: ["BackgroundTaskKitTesting"]),
         .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
@@ -27,13 +28,19 @@ let package = Package(
         .target(name: "BackgroundTaskKit"),
         // Field telemetry over the core: the flight recorder, the next launch's probable terminations,
         // MetricKit mirrors and matching (the only module that imports MetricKit).
-        .target(name: "BackgroundTaskFieldTelemetry", dependencies: ["BackgroundTaskKit"]),
+        .target(name: "BackgroundTaskFieldTelemetry", dependencies: ["BackgroundTaskKit", "BackgroundTaskTracing"]),
+        // The tracer: every raw begin and end in the process, by caller, and the rescue (the only module
+        // that exchanges methods or looks symbols up).
+        .target(name: "BackgroundTaskTracing", dependencies: ["BackgroundTaskKit"]),
         // The iOS-policy simulator. It does not link Swift Testing, so `bgtask` can use it.
-        .target(name: "BackgroundTaskSimulation", dependencies: ["BackgroundTaskKit"]),
+        .target(name: "BackgroundTaskSimulation", dependencies: ["BackgroundTaskKit", "BackgroundTaskTracing"]),
         // What test targets import: the simulator plus helpers that record Swift Testing issues.
         .target(name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation"]),
         // The catalog of bug patterns, shared by `bgtask simulate` and the tests.
-        .target(name: "BackgroundTaskScenarios", dependencies: ["BackgroundTaskKit", "BackgroundTaskSimulation"]),
+        .target(
+            name: "BackgroundTaskScenarios",
+            dependencies: ["BackgroundTaskKit", "BackgroundTaskSimulation", "BackgroundTaskTracing"]
+        ),
         // The randomized checker of the package's promise over the simulator (tests and `promise-check`).
         .target(
             name: "BackgroundTaskPromiseChecking",
@@ -87,8 +94,17 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
         ),
         .testTarget(
+            name: "BackgroundTaskTracingTests",
+            dependencies: ["BackgroundTaskTracing", "BackgroundTaskKitTesting", "TestSupport"],
+            // The tracer names callers with `dladdr`, which sees only exported symbols: export the test
+            // code's, as a framework exports its own (on Apple platforms executables already do).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
+        ),
+        .testTarget(
             name: "BackgroundTaskFieldTelemetryTests",
-            dependencies: ["BackgroundTaskFieldTelemetry", "BackgroundTaskKitTesting", "TestSupport"],
+            dependencies: [
+                "BackgroundTaskFieldTelemetry", "BackgroundTaskTracing", "BackgroundTaskKitTesting", "TestSupport",
+            ],
             // Snapshots name the tracer's callers, found with `dladdr`: export the test code's symbols.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
         ),

@@ -21,10 +21,14 @@ let package = Package(
             dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")],
             swiftSettings: appSettings
         ),
-        // The field telemetry product (a flight recorder with a storage of the app's own).
+        // The field telemetry and tracing products (a flight recorder with a storage of the app's own, over
+        // a tracer).
         .target(
             name: "FieldApp",
-            dependencies: [.product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit")],
+            dependencies: [
+                .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
+            ],
             path: "Field/FieldApp",
             swiftSettings: appSettings
         ),
@@ -32,6 +36,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "FieldApp", .product(name: "BackgroundTaskKitTesting", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
             ],
             swiftSettings: appSettings
         ),

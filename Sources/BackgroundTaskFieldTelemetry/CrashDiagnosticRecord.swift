@@ -4,7 +4,7 @@ import Foundation
 /// One MetricKit crash diagnostic, reduced to what ties it to a background-task termination: the
 /// process, the build, the exception and termination reason, and the payload's time range.
 ///
-/// Made from `MXCrashDiagnostic` through its mirror (``init(_:periodStart:periodEnd:)``), or from the
+/// Made from `MXCrashDiagnostic` through its mirror (`init(_:periodStart:periodEnd:)`), or from the
 /// JSON of a payload an app saved (``MetricKitJSON/crashDiagnostics(in:)``).
 public struct CrashDiagnosticRecord: Codable, Equatable, Sendable {
     /// What the diagnostic says the app was terminated for, from the code in its termination reason

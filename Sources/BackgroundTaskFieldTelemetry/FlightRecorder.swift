@@ -45,11 +45,11 @@ public final class FlightRecorder: Sendable {
         /// A configuration with the values given and the defaults for the rest.
         ///
         /// - Parameters:
-        ///   - maximumTasks: See ``maximumTasks``.
-        ///   - maximumNameLength: See ``maximumNameLength``.
-        ///   - keptTerminations: See ``keptTerminations``.
-        ///   - appBuild: See ``appBuild``.
-        ///   - appVersion: See ``appVersion``.
+        ///   - maximumTasks: See `maximumTasks`.
+        ///   - maximumNameLength: See `maximumNameLength`.
+        ///   - keptTerminations: See `keptTerminations`.
+        ///   - appBuild: See `appBuild`.
+        ///   - appVersion: See `appVersion`.
         public init(
             maximumTasks: Int = 32,
             maximumNameLength: Int = 128,
@@ -264,7 +264,7 @@ public final class FlightRecorder: Sendable {
         write(requested)
     }
 
-    /// A critical moment, on the thread where it happened (``CriticalMoments``): written before this
+    /// A critical moment, on the thread where it happened (`CriticalMoments`): written before this
     /// returns, so before the system hears of the end (or the handlers are over). The last task's end
     /// is written only in the background (or when the state is unknown) and only when the snapshot on
     /// disk still lists tasks: once per background session, one small file write.

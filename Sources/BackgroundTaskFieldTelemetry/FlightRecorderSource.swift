@@ -1,4 +1,5 @@
 import BackgroundTaskKit
+import BackgroundTaskTracing
 import Foundation
 
 /// Something whose held background tasks a ``FlightRecorder`` snapshots, and whose events tell it

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// "Probable": the process may also have been terminated for another reason while holding them (memory
 /// pressure, a crash). A matching MetricKit crash diagnostic turns it into a confirmed one
-/// (``confirmation``; see ``FlightRecorder/match(_:)``).
+/// (`confirmation`; see ``FlightRecorder/match(_:)``).
 public struct ProbableBackgroundTaskTermination: Codable, Equatable, Sendable {
     /// How strongly the snapshot points at a background-task termination.
     public enum Evidence: String, Codable, Sendable, Comparable {

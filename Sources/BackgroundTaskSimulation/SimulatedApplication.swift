@@ -1,4 +1,5 @@
 import BackgroundTaskKit
+import BackgroundTaskTracing
 import Foundation
 
 /// An application object shaped like `UIApplication`, whose assertions are the simulator's: the

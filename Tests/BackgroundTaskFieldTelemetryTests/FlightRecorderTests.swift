@@ -1,5 +1,6 @@
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKitTesting
+import BackgroundTaskTracing
 import Foundation
 import TestSupport
 import Testing

@@ -110,7 +110,7 @@ public struct ApplicationBackend<Application: ApplicationBackgroundTasking>: Bac
             guard !MainActorContext.isCurrent else { return nil }  // the resolver itself is beginning
             return deferred.begin(named: name, expirationHandler: expirationHandler, resolver: resolver)
         }
-        // Marked, so that an installed ``BackgroundTaskTracer`` leaves it to the engine's ledger.
+        // Marked, so that an installed `BackgroundTaskTracer` leaves it to the engine's ledger.
         let identifier = TracerThreadFlags.packageCall {
             application.beginBackgroundTask(withName: name, expirationHandler: expirationHandler)
         }

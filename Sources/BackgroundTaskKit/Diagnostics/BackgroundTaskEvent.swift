@@ -31,18 +31,18 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
         /// A manager's running tasks reached 80 % of its cap, or a diagnosing backend's held
         /// assertions 80 % of its limit (reported once per crossing).
         case limitApproaching(outstanding: Int, limit: Int)
-        /// Seen by a ``BackgroundTaskTracer``: the assertion's expiration handler returned (for one
+        /// Seen by a `BackgroundTaskTracer`: the assertion's expiration handler returned (for one
         /// begun without a handler: a handler of the same expiry returned) and the assertion is still
         /// held. The system terminates an app in this state (`0x8badf00d`); ``callSite`` names the
         /// image and symbol that began it. Reported once per assertion.
         case heldAfterExpirationHandlers
-        /// A ``BackgroundTaskTracer`` with rescue on ended the assertion for its owner, inside its
+        /// A `BackgroundTaskTracer` with rescue on ended the assertion for its owner, inside its
         /// expiration handler call, because the handler returned without ending it.
         case rescued
-        /// Seen by a ``BackgroundTaskTracer``: the assertion was ended again after it was ended (iOS
+        /// Seen by a `BackgroundTaskTracer`: the assertion was ended again after it was ended (iOS
         /// logs "Can't end BackgroundTask"; a reused identifier would end somebody else's task).
         case endedTwice
-        /// Seen by a ``BackgroundTaskTracer``: the owner of a rescued assertion ended it after the
+        /// Seen by a `BackgroundTaskTracer`: the owner of a rescued assertion ended it after the
         /// rescue. The tracer does not pass this end on (the assertion was ended once already).
         case endedAfterRescue
     }

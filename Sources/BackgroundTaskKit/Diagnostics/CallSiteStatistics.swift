@@ -24,12 +24,12 @@ public struct CallSiteStatistics: Codable, Equatable, Sendable {
     public var outstanding = 0
     /// Begins with no name, or an empty one (iOS's warnings about them cannot say which code leaked).
     public var unnamed = 0
-    /// Raw assertions a ``BackgroundTaskTracer`` saw still held after their expiration handler
+    /// Raw assertions a `BackgroundTaskTracer` saw still held after their expiration handler
     /// returned: each is one the system terminates the app for, unless rescued.
     public var heldAfterHandlers = 0
-    /// Raw assertions a ``BackgroundTaskTracer`` ended for their owner (counted among ``expired`` too).
+    /// Raw assertions a `BackgroundTaskTracer` ended for their owner (counted among ``expired`` too).
     public var rescued = 0
-    /// Ends of an assertion that was already ended (seen by a ``BackgroundTaskTracer``).
+    /// Ends of an assertion that was already ended (seen by a `BackgroundTaskTracer`).
     public var doubleEnds = 0
     /// Ends of a rescued assertion by its owner after the rescue (not passed on to the system).
     public var endedAfterRescue = 0

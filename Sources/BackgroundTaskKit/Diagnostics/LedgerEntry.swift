@@ -6,33 +6,38 @@ import Foundation
 /// entry: no second copy of each running task, no hashing on begin and end. Every stored property
 /// is read and written only under the owner's lock, so the run-time exclusivity checks are off
 /// (`@exclusivity(unchecked)`): the lock already makes every access exclusive.
-class LedgerEntry: @unchecked Sendable {  // mutable state only under the owner's lock
+///
+/// Open (as SPI, not API) only so that the tracer's entries, in `BackgroundTaskTracing`, can subclass it.
+@_spi(BackgroundTaskKitInternals)
+open class LedgerEntry: @unchecked Sendable {  // mutable state only under the owner's lock
     /// The task's number at its owner: grows with each begin, so it orders tasks.
-    @exclusivity(unchecked) var number: UInt64
-    let name: String?
-    let callSite: BackgroundTaskCallSite
+    @exclusivity(unchecked) package final var number: UInt64
+    package final let name: String?
+    package final let callSite: BackgroundTaskCallSite
     /// The owner's clock time of the begin.
-    let beganAt: TimeInterval
+    package final let beganAt: TimeInterval
     /// Index of its call site in the ledger's statistics; `-1` until the ledger has seen it.
-    @exclusivity(unchecked) var statisticsIndex = -1
+    @exclusivity(unchecked) package final var statisticsIndex = -1
     /// The list links. `previous` is unowned: the list owns its entries through `next` and the head.
-    @exclusivity(unchecked) var next: LedgerEntry?
-    @exclusivity(unchecked) unowned(unsafe) var previous: LedgerEntry?
+    @exclusivity(unchecked) package final var next: LedgerEntry?
+    @exclusivity(unchecked) package final unowned(unsafe) var previous: LedgerEntry?
     // The flags last, so that subclasses pack their own small fields after them.
     /// Counted among the running tasks.
-    @exclusivity(unchecked) var isRunning = false
+    @exclusivity(unchecked) package final var isRunning = false
     /// Its assertion was granted: it counts toward the high-water mark.
-    @exclusivity(unchecked) var isGranted = false
+    @exclusivity(unchecked) package final var isGranted = false
     /// Its expiry was reported while it still runs (a diagnosing backend's assertion is held until
     /// something ends it); it is no longer checked for staleness.
-    @exclusivity(unchecked) var expiryReported = false
+    @exclusivity(unchecked) package final var expiryReported = false
     /// In the ledger's list.
-    @exclusivity(unchecked) var isLinked = false
+    @exclusivity(unchecked) package final var isLinked = false
     /// Its expiration handler returned (diagnosing backends and tracers time it): for the flight
     /// recorder's snapshots.
-    @exclusivity(unchecked) var expiryHandlerReturned = false
+    @exclusivity(unchecked) package final var expiryHandlerReturned = false
 
-    init(number: UInt64, name: String?, callSite: BackgroundTaskCallSite, beganAt: TimeInterval) {
+    /// Public within the SPI: with a `package` initializer, Swift 6.3 warns of an infinite recursion
+    /// in every subclass (a spurious warning, which CI's warnings-as-errors build would fail on).
+    public init(number: UInt64, name: String?, callSite: BackgroundTaskCallSite, beganAt: TimeInterval) {
         self.number = number
         self.name = name
         self.callSite = callSite

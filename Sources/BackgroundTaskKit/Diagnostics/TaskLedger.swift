@@ -10,9 +10,9 @@ import Foundation
 /// running tasks are the owner's own objects (``LedgerEntry``), in the owner's own ``TaskList``,
 /// which the owner links and unlinks; only ``report(of:)``, ``outstanding(of:)``,
 /// ``heldTasks(of:limit:nameLength:)`` and the stale check walk it.
-final class TaskLedger {
+package final class TaskLedger {
     /// How a task finished, and the counter it goes to.
-    enum Ending {
+    package enum Ending {
         case ended
         case expired
         case endedBySafetyNet
@@ -21,7 +21,7 @@ final class TaskLedger {
         case rescued
 
         /// Counts one more ending of this kind (a switch, not a key path: no key path is built per end).
-        func count(in statistics: inout CallSiteStatistics) {
+        package func count(in statistics: inout CallSiteStatistics) {
             switch self {
             case .ended: statistics.ended += 1
             case .expired: statistics.expired += 1
@@ -35,27 +35,27 @@ final class TaskLedger {
     }
 
     /// Running tasks are reported as approaching this limit at 80 % of it; `nil`: never.
-    let limit: Int?
+    package let limit: Int?
     /// `limit` minus a fifth of it, rounded down: 80 % rounded up, computed without overflow.
     private let limitThreshold: Int
     /// Age at which a running task is reported stale; `nil`: never.
-    let staleTaskAge: TimeInterval?
+    package let staleTaskAge: TimeInterval?
 
     /// The counters, one per call site, in first-seen order.
-    @exclusivity(unchecked) private(set) var statistics: [CallSiteStatistics] = []
+    @exclusivity(unchecked) package private(set) var statistics: [CallSiteStatistics] = []
     @exclusivity(unchecked) private var statisticsIndex: [BackgroundTaskCallSite: Int] = [:]
     /// The last call site looked up: call sites repeat, and equal `#fileID` literals compare at once.
     @exclusivity(unchecked) private var lastCallSite: BackgroundTaskCallSite?
     @exclusivity(unchecked) private var lastStatisticsIndex = 0
     /// The most tasks running at once whose assertion was granted.
-    @exclusivity(unchecked) private(set) var highWaterMark = 0
+    @exclusivity(unchecked) package private(set) var highWaterMark = 0
     @exclusivity(unchecked) private var grantedCount = 0
     /// Tasks running now.
-    @exclusivity(unchecked) private(set) var runningCount = 0
+    @exclusivity(unchecked) package private(set) var runningCount = 0
     /// Before this clock time no running task can be stale: the stale check returns at once.
     @exclusivity(unchecked) private var nextStaleCheck = -TimeInterval.infinity
     /// The clock's time of the current operation; the owner sets it before each operation.
-    @exclusivity(unchecked) var operationTime: TimeInterval = 0
+    @exclusivity(unchecked) package var operationTime: TimeInterval = 0
     /// The observers.
     @exclusivity(unchecked) private(set) var observers: [ObserverRegistration] = []
     /// The running count already reported as approaching the limit, until it falls back below.
@@ -64,7 +64,7 @@ final class TaskLedger {
     /// - Parameters:
     ///   - limit: Warn at 80 % of it; `nil`, or less than 1: never.
     ///   - staleTaskAge: Report tasks older than this; `nil`, negative, NaN or infinite: never.
-    init(limit: Int?, staleTaskAge: TimeInterval?) {
+    package init(limit: Int?, staleTaskAge: TimeInterval?) {
         let limit = limit.flatMap { $0 >= 1 ? $0 : nil }
         self.limit = limit
         self.limitThreshold = limit.map { $0 - $0 / 5 } ?? .max
@@ -72,7 +72,7 @@ final class TaskLedger {
     }
 
     /// Whether observers want events (no event values are made otherwise).
-    var observed: Bool { !observers.isEmpty }
+    package var observed: Bool { !observers.isEmpty }
 
     func addObserver(_ registration: ObserverRegistration) {
         observers.append(registration)
@@ -86,7 +86,7 @@ final class TaskLedger {
     /// events name `source`. Takes the lock itself: call it outside.
     ///
     /// - Returns: A handle that removes the observer.
-    func addObserver(
+    package func addObserver(
         _ observer: any BackgroundTaskObserver,
         ownerLock lock: EngineLock,
         source: AnyObject
@@ -102,7 +102,7 @@ final class TaskLedger {
     }
 
     /// Waits until every observer has received the events so far. Takes the owner's `lock` itself.
-    func waitForObservers(ownerLock lock: EngineLock) {
+    package func waitForObservers(ownerLock lock: EngineLock) {
         for registration in lock.withLock({ observers }) {
             registration.waitUntilDelivered()
         }
@@ -111,19 +111,19 @@ final class TaskLedger {
     // MARK: - Recording
 
     /// A begin call: counts it at its call site (the owner links the entry into its list).
-    func noteBegin(_ entry: LedgerEntry) {
+    package func noteBegin(_ entry: LedgerEntry) {
         entry.statisticsIndex = index(of: entry.callSite)
         statistics[entry.statisticsIndex].noteBegin(name: entry.name, at: operationTime)
     }
 
     /// A begun task was refused before it ran (the owner takes it out of its list).
-    func noteRefused(_ entry: LedgerEntry, error: BackgroundTaskError) {
+    package func noteRefused(_ entry: LedgerEntry, error: BackgroundTaskError) {
         statistics[entry.statisticsIndex].refused += 1
         emit(.refused(error), for: entry)
     }
 
     /// A begun task runs from now on (it holds, or waits for, an assertion).
-    func noteRunning(_ entry: LedgerEntry) {
+    package func noteRunning(_ entry: LedgerEntry) {
         entry.isRunning = true
         runningCount += 1
         statistics[entry.statisticsIndex].outstanding += 1
@@ -135,7 +135,7 @@ final class TaskLedger {
 
     /// The running task got its assertion: it counts toward the high-water mark (only granted tasks
     /// do), and, with `announce`, observers hear ``BackgroundTaskEvent/Kind/began``.
-    func noteGranted(_ entry: LedgerEntry, announce: Bool = true) {
+    package func noteGranted(_ entry: LedgerEntry, announce: Bool = true) {
         guard entry.isRunning, !entry.isGranted else { return }
         entry.isGranted = true
         grantedCount += 1
@@ -145,7 +145,7 @@ final class TaskLedger {
 
     /// The expiry of a running task began while it keeps running: observers hear
     /// ``BackgroundTaskEvent/Kind/expired``. `false` when it is not running or was reported already.
-    func noteExpiring(_ entry: LedgerEntry) -> Bool {
+    package func noteExpiring(_ entry: LedgerEntry) -> Bool {
         guard entry.isRunning, !entry.expiryReported else { return false }
         entry.expiryReported = true
         emit(.expired, for: entry)
@@ -155,7 +155,7 @@ final class TaskLedger {
     /// The running task finished; with `announce`, observers hear the ending's event. Does nothing
     /// if it is not running. With `unlinking`, the entry also leaves the list (the owner may keep it
     /// linked while a system call for it is still in flight, and unlinks it later).
-    func noteFinished(_ entry: LedgerEntry, as ending: Ending, announce: Bool = true) {
+    package func noteFinished(_ entry: LedgerEntry, as ending: Ending, announce: Bool = true) {
         guard entry.isRunning else { return }
         entry.isRunning = false
         runningCount -= 1
@@ -177,14 +177,14 @@ final class TaskLedger {
     }
 
     /// What a tracer saw happen to an assertion, counted at its call site and told to observers.
-    enum Anomaly {
+    package enum Anomaly {
         case heldAfterHandlers
         case doubleEnd
         case endedAfterRescue
     }
 
     /// Counts an anomaly of `entry`'s assertion and tells the observers.
-    func note(_ anomaly: Anomaly, for entry: LedgerEntry) {
+    package func note(_ anomaly: Anomaly, for entry: LedgerEntry) {
         switch anomaly {
         case .heldAfterHandlers:
             statistics[entry.statisticsIndex].heldAfterHandlers += 1
@@ -201,7 +201,7 @@ final class TaskLedger {
     /// Reports, once each, running tasks older than the stale age, oldest first. Amortized constant
     /// work: the check resumes where it stopped, and begin times grow along the list.
     @inline(__always)
-    func checkStale(in tasks: inout TaskList) {
+    package func checkStale(in tasks: inout TaskList) {
         guard staleTaskAge != nil, operationTime >= nextStaleCheck else { return }
         walkStale(&tasks)
     }
@@ -245,7 +245,7 @@ final class TaskLedger {
     /// Hands an event about `entry` to each observer's buffer, if there are observers: under the
     /// owner's lock, so observers get events in the order the lock saw the operations; the observers
     /// themselves run later, on their own queues.
-    func emit(_ kind: BackgroundTaskEvent.Kind, for entry: LedgerEntry) {
+    package func emit(_ kind: BackgroundTaskEvent.Kind, for entry: LedgerEntry) {
         guard observed else { return }
         for registration in observers {
             registration.enqueue(kind, for: entry, number: entry.number, time: operationTime)
@@ -256,7 +256,7 @@ final class TaskLedger {
 
     /// The ledger as a report; the only work, with ``outstanding(of:)``, that grows with the number of
     /// running tasks.
-    func report(of tasks: TaskList) -> BackgroundTaskReport {
+    package func report(of tasks: TaskList) -> BackgroundTaskReport {
         var oldest: [Int: TimeInterval] = [:]
         var entry = tasks.head
         while let current = entry {
@@ -287,7 +287,7 @@ final class TaskLedger {
 
     /// The running tasks whose assertion was granted, oldest first, as a flight recorder stores them:
     /// at most `limit`, names cut to `nameLength` characters; and how many were left out.
-    func heldTasks(of list: TaskList, limit: Int, nameLength: Int) -> (tasks: [HeldTaskSummary], omitted: Int) {
+    package func heldTasks(of list: TaskList, limit: Int, nameLength: Int) -> (tasks: [HeldTaskSummary], omitted: Int) {
         var tasks: [HeldTaskSummary] = []
         var omitted = 0
         var entry = list.head
@@ -311,7 +311,7 @@ final class TaskLedger {
     }
 
     /// The running tasks in begin order, with their ages.
-    func outstanding(of list: TaskList) -> [OutstandingBackgroundTask] {
+    package func outstanding(of list: TaskList) -> [OutstandingBackgroundTask] {
         var tasks: [OutstandingBackgroundTask] = []
         var entry = list.head
         while let current = entry {

@@ -6,16 +6,19 @@
 /// still in flight (an expiry must claim them); its walks (`endAll`, an expiry, the oldest running
 /// task) and the ledger's reports go through it. A walk in steps, such as the ledger's stale check,
 /// keeps its place in ``cursor``, which unlinking keeps valid.
-struct TaskList {
+package struct TaskList {
+    /// An empty list.
+    package init() {}
+
     /// The first entry; the list owns its entries through `head` and each entry's `next`.
-    private(set) var head: LedgerEntry?
+    package private(set) var head: LedgerEntry?
     /// Owned through the chain from `head`: no reference count traffic of its own.
     private unowned(unsafe) var tail: LedgerEntry?
     /// Where a walk in steps stopped (the last entry it has passed); `nil`: start at the head.
-    unowned(unsafe) var cursor: LedgerEntry?
+    package unowned(unsafe) var cursor: LedgerEntry?
 
     /// Links `entry` at the end.
-    mutating func append(_ entry: LedgerEntry) {
+    package mutating func append(_ entry: LedgerEntry) {
         entry.isLinked = true
         entry.previous = tail
         entry.next = nil
@@ -24,7 +27,7 @@ struct TaskList {
     }
 
     /// Takes `entry` out of the list; does nothing if it is not in it.
-    mutating func remove(_ entry: LedgerEntry) {
+    package mutating func remove(_ entry: LedgerEntry) {
         guard entry.isLinked else { return }
         entry.isLinked = false
         if cursor === entry { cursor = entry.previous }

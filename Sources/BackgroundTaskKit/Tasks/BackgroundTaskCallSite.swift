@@ -18,7 +18,7 @@ public struct BackgroundTaskCallSite: Codable, Hashable, Sendable, CustomStringC
     /// The call site of a raw begin that did not say where it was made.
     public static let unknown = BackgroundTaskCallSite(fileID: "<unknown>", line: 0, function: "<unknown>")
 
-    /// The caller of a raw begin seen by a ``BackgroundTaskTracer``: the image (app or framework) the
+    /// The caller of a raw begin seen by a `BackgroundTaskTracer`: the image (app or framework) the
     /// call came from, and the symbol that made it, or its offset in the image when the image exports
     /// no symbol there. The line is `0`.
     ///

@@ -1,5 +1,6 @@
 import BackgroundTaskKit
 import BackgroundTaskSimulation
+import BackgroundTaskTracing
 
 /// A third-party SDK (here an analytics one) that the app cannot change begins a task when the app
 /// leaves the foreground and never ends it when time runs out. None of the package's faces can fix

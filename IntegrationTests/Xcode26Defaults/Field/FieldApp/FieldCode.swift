@@ -1,5 +1,6 @@
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
+import BackgroundTaskTracing
 import Foundation
 
 // The field telemetry product, as an app with Xcode 26's defaults uses it. In a folder of its own,

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// The object whose background-task methods a ``BackgroundTaskTracer`` intercepts: on Apple platforms

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// Turns return addresses into callers: the image the address lies in and the symbol `dladdr` names
@@ -6,7 +7,7 @@ import Foundation
 final class CallerResolver: Sendable {
     private let cache = Locked<[UInt: BackgroundTaskCallSite]>([:])
 
-    /// The caller at `address`; ``BackgroundTaskCallSite/unknown`` for `nil` or an address in no
+    /// The caller at `address`; `BackgroundTaskCallSite/unknown` for `nil` or an address in no
     /// image.
     func callSite(for address: UInt?) -> BackgroundTaskCallSite {
         guard let address, address > 1 else { return .unknown }

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// `backtrace(3)`, `dladdr(3)` and the Swift runtime's demangler, looked up once with `dlsym`.

@@ -1,4 +1,5 @@
 import BackgroundTaskKitTesting
+import BackgroundTaskTracing
 import Foundation
 
 /// An application whose original begin and end a test scripts, to place the system's calls of a

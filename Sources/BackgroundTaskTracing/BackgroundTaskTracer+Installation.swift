@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 extension BackgroundTaskTracer {

@@ -1,4 +1,5 @@
 import BackgroundTaskKitTesting
+import BackgroundTaskTracing
 import Foundation
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@
 // platform-independent tracer, tested on Linux through `SimulatedApplication`.
 
 #if canImport(UIKit) && !os(watchOS)
+    import BackgroundTaskKit
     import ObjectiveC
     import UIKit
 

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// A raw assertion a ``BackgroundTaskTracer`` saw begin and not end yet, with everything it knows
@@ -16,7 +17,7 @@ public struct TracedAssertion: Codable, Equatable, Sendable {
         case returned
     }
 
-    /// The tracer's number for it: the ``BackgroundTaskEvent/TaskID/number`` of its events.
+    /// The tracer's number for it: the `BackgroundTaskEvent/TaskID/number` of its events.
     public var taskNumber: UInt64
     /// The system's identifier (`UIBackgroundTaskIdentifier.rawValue`).
     public var identifier: Int

@@ -8,9 +8,9 @@ import Foundation
 /// One `pthread` key holding the bits in the pointer value: no allocation, two calls per use.
 package enum TracerThreadFlags {
     /// Set while an intercepted call runs on this thread.
-    static let insideInterception = 1
+    package static let insideInterception = 1
     /// Set while this package's backend calls the application on this thread.
-    static let packageCall = 2
+    package static let packageCall = 2
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -19,13 +19,13 @@ package enum TracerThreadFlags {
     }()
 
     /// The flags set on this thread.
-    static var current: Int {
+    package static var current: Int {
         Int(bitPattern: pthread_getspecific(key))
     }
 
     /// Runs `body` with `flag` set on this thread, restoring the flags after.
     @inline(__always)
-    static func with<Result>(_ flag: Int, _ body: () throws -> Result) rethrows -> Result {
+    package static func with<Result>(_ flag: Int, _ body: () throws -> Result) rethrows -> Result {
         let previous = current
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: previous | flag))
         defer { pthread_setspecific(key, UnsafeRawPointer(bitPattern: previous)) }
@@ -35,7 +35,7 @@ package enum TracerThreadFlags {
     /// Runs `body` with no flag set on this thread, restoring the flags after: an owner's expiration
     /// handler called inside an intercepted begin is the owner's code, whose calls must be traced.
     @inline(__always)
-    static func cleared<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package static func cleared<Result>(_ body: () throws -> Result) rethrows -> Result {
         let previous = current
         guard previous != 0 else { return try body() }
         pthread_setspecific(key, nil)

@@ -1,3 +1,4 @@
+import BackgroundTaskKit
 import Foundation
 
 /// The return addresses above an intercepted call: the caller's, and optionally a few more frames.

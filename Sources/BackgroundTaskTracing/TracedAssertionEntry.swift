@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// One raw assertion the tracer saw begin: the ledger's entry, plus what only the tracer knows.

@@ -1,3 +1,5 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
+
 /// The last assertions a tracer saw ended, so that an end of an identifier no longer held can be told
 /// apart: a double end (of one of these) or an end of an identifier the tracer never saw begin.
 ///

@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// Sees every raw background-task assertion in the process, including those begun by code you cannot
@@ -28,21 +29,21 @@ import Foundation
 /// - is counted once, even when the original implementation calls another intercepted method, and
 ///   not at all when it comes from this package's own backend (whose engine already counts it).
 ///
-/// Everything it knows goes into the same ledger, report and events as ``DiagnosingBackend``'s,
-/// keyed by caller (``BackgroundTaskCallSite/init(image:symbol:offset:)``) instead of source line,
-/// with the tracer's counters (``CallSiteStatistics/heldAfterHandlers``,
-/// ``CallSiteStatistics/unnamed``, ``CallSiteStatistics/doubleEnds``, …).
+/// Everything it knows goes into the same ledger, report and events as `DiagnosingBackend`'s,
+/// keyed by caller (`BackgroundTaskCallSite/init(image:symbol:offset:)`) instead of source line,
+/// with the tracer's counters (`CallSiteStatistics/heldAfterHandlers`,
+/// `CallSiteStatistics/unnamed`, `CallSiteStatistics/doubleEnds`, …).
 ///
 /// ## Rescue
 ///
 /// With ``Configuration/rescuesHeldAssertions``, an assertion still held when its own expiration
 /// handler returns is ended by the tracer **inside that same handler call**, and reported as
-/// ``BackgroundTaskEvent/Kind/rescued``. An assertion is never rescued before its own handler has
+/// `BackgroundTaskEvent/Kind/rescued`. An assertion is never rescued before its own handler has
 /// returned: the check runs in the wrapper, after the handler. One begun with no handler gets the
 /// tracer's own handler when rescue is on, which ends it when the system expires it. When its owner
 /// ends a rescued assertion later, the tracer does not pass that end on (the system would only log
 /// "Can't end BackgroundTask", or, had it reused the identifier, end somebody else's assertion); it
-/// is counted as ``CallSiteStatistics/endedAfterRescue``.
+/// is counted as `CallSiteStatistics/endedAfterRescue`.
 ///
 /// ## Without UIKit
 ///
@@ -61,18 +62,18 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
         /// Frames of each begin's call stack to keep, the caller's first; `0` or `1` keep only the
         /// caller. Costly (a backtrace per begin); clamped to 0...64. Default 0.
         public var backtraceDepth: Int
-        /// As ``DiagnosingBackend/Configuration/staleTaskAge``. Default 30 s.
+        /// As `DiagnosingBackend/Configuration/staleTaskAge`. Default 30 s.
         public var staleTaskAge: TimeInterval?
-        /// As ``DiagnosingBackend/Configuration/assertionLimit``. Default 1000.
+        /// As `DiagnosingBackend/Configuration/assertionLimit`. Default 1000.
         public var assertionLimit: Int?
 
         /// A configuration with the values given and the defaults for the rest.
         ///
         /// - Parameters:
-        ///   - rescuesHeldAssertions: See ``rescuesHeldAssertions``.
-        ///   - backtraceDepth: See ``backtraceDepth``.
-        ///   - staleTaskAge: See ``staleTaskAge``.
-        ///   - assertionLimit: See ``assertionLimit``.
+        ///   - rescuesHeldAssertions: See `rescuesHeldAssertions`.
+        ///   - backtraceDepth: See `backtraceDepth`.
+        ///   - staleTaskAge: See `staleTaskAge`.
+        ///   - assertionLimit: See `assertionLimit`.
         public init(
             rescuesHeldAssertions: Bool = false,
             backtraceDepth: Int = 0,
@@ -244,12 +245,12 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     // MARK: - What it knows
 
     /// What the traced assertions did, per caller, and which are still held. The same format as
-    /// ``DiagnosingBackend/report()``.
+    /// `DiagnosingBackend/report()`.
     public func report() -> BackgroundTaskReport {
         withLock(at: clock.now()) { ledger.report(of: tasks) }
     }
 
-    /// The traced assertions still held, in begin order, as ``OutstandingBackgroundTask`` values
+    /// The traced assertions still held, in begin order, as `OutstandingBackgroundTask` values
     /// whose call site is the caller.
     public var outstandingTasks: [OutstandingBackgroundTask] {
         withLock(at: clock.now()) { ledger.outstanding(of: tasks) }
@@ -382,7 +383,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     /// After the owner's handler returned: while its assertion's begin (made on another thread) has not
     /// returned its identifier, or its end (made on another thread) has not reached the system, waits
     /// for it, so that the end lands, or the rescue can be made, inside this handler call. All the
-    /// handlers of one expiry share one deadline, ``inFlightWaitLimit`` after the first wait. A begin
+    /// handlers of one expiry share one deadline, `inFlightWaitLimit` after the first wait. A begin
     /// made on this very thread is not waited for (it returns only after this handler).
     private func waitForCallsInFlight(of entry: TracedAssertionEntry) {
         let sameThread = entry.threadID == pthreadNumber()

@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import BackgroundTaskPromiseChecking
+import BackgroundTaskTracing
 import Foundation
 import Testing
 
