@@ -9,6 +9,7 @@ public enum LeakySDK {
     /// Begins a named task whose handler forgets to end it: the assertion the system kills the app for.
     @inline(never)
     public static func flushQueue(on application: SimulatedApplication) -> SimulatedApplication.TaskIdentifier {
+        // A stand-in for an SDK's raw calls, the tracer's subject. bgtask:ignore BT001 BT003
         application.beginBackgroundTask(withName: "LeakySDK.flush") {
             // Cancels its upload, but never ends the task.
         }
@@ -21,6 +22,7 @@ public enum LeakySDK {
         -> SimulatedApplication.TaskIdentifier
     {
         let captured = SimulatedApplication.TaskIdentifier.invalid
+        // A stand-in for an SDK's raw calls, the tracer's subject. bgtask:ignore BT001 BT002
         return application.beginBackgroundTask { application.endBackgroundTask(captured) }
     }
 
@@ -28,6 +30,7 @@ public enum LeakySDK {
     @inline(never)
     public static func beginWithoutHandler(on application: SimulatedApplication) -> SimulatedApplication.TaskIdentifier
     {
+        // A stand-in for an SDK's raw calls, the tracer's subject. bgtask:ignore BT001 BT002 BT003
         application.beginBackgroundTask(withName: nil, expirationHandler: nil)
     }
 }
@@ -38,6 +41,7 @@ public enum CarefulSDK {
     @inline(never)
     public static func save(on application: SimulatedApplication) {
         let identifier = Locked(SimulatedApplication.TaskIdentifier.invalid)
+        // A stand-in for an SDK's raw calls, the tracer's subject. bgtask:ignore BT001 BT005
         let begun = application.beginBackgroundTask(withName: "CarefulSDK.save") {
             application.endBackgroundTask(identifier.withLock { $0 })
         }
