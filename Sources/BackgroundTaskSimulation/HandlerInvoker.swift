@@ -10,12 +10,7 @@ enum HandlerInvoker {
     /// can be tested against it. A global-actor function type has the same representation as a
     /// plain one, so the cast only drops the compile-time guarantee.
     static func call(_ handler: @escaping @MainActor @Sendable () -> Void) {
-        if MainActorContext.isCurrent {
-            MainActor.assumeIsolated { handler() }
-        } else {
-            let unisolated = unsafeBitCast(handler, to: (@Sendable () -> Void).self)
-            unisolated()
-        }
+        MainActorContext.callOnAnyThread(handler)
     }
 
     /// Runs `body` on the main thread and waits for it: at once when already there; from another

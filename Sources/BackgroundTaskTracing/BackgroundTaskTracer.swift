@@ -347,7 +347,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
             return true
         }
         let start = clock.now()
-        if let handler { TracerThreadFlags.cleared { callOnAnyThread(handler) } }
+        if let handler { TracerThreadFlags.cleared { MainActorContext.callOnAnyThread(handler) } }
         waitForCallsInFlight(of: entry)
         let end = clock.now()
         let (rescue, critical) = withLock(at: end) { () -> (Bool, Bool) in
@@ -442,16 +442,6 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
             entry = current.next
         }
         return noted
-    }
-
-    /// Calls a main-actor handler on the thread the system chose, without a check that would trap off
-    /// the main thread (iOS has been seen to call handlers elsewhere): the tracer only passes it on.
-    private func callOnAnyThread(_ handler: @escaping @MainActor @Sendable () -> Void) {
-        if MainActorContext.isCurrent {
-            MainActor.assumeIsolated { handler() }
-        } else {
-            unsafeBitCast(handler, to: (@Sendable () -> Void).self)()
-        }
     }
 
     private func withLock<Result>(at now: TimeInterval?, _ body: () -> Result) -> Result {

@@ -22,6 +22,20 @@ package enum MainActorContext {
         pthread_setspecific(mainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
         return isMain
     }
+
+    /// Calls a main-actor handler on the thread this is, without a check that would trap off the
+    /// main actor: the one way the package runs a handler where the system (or a simulated fault)
+    /// called it. On the main actor it is an ordinary call; off it the handler's isolation is
+    /// stripped (iOS has been seen to call handlers off the main thread). A global-actor function
+    /// type has the same representation as a plain one, so the cast only drops the compile-time
+    /// guarantee.
+    package static func callOnAnyThread(_ handler: @escaping @MainActor @Sendable () -> Void) {
+        if isCurrent {
+            MainActor.assumeIsolated { handler() }
+        } else {
+            unsafeBitCast(handler, to: (@Sendable () -> Void).self)()
+        }
+    }
 }
 
 /// Per thread: 0 not asked yet, 1 the main thread, 2 another thread.
