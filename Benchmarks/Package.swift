@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
             ]
         ),
         // The allocator's bytes in use (glibc's `mallinfo2`, which Swift's Glibc module does not show).
@@ -46,6 +47,7 @@ let package = Package(
             dependencies: [
                 "HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
             ]
         ),
         // The ordo-one suite: time per pair, scaling with outstanding tasks, expiry, diagnostics, two

@@ -15,6 +15,7 @@
 //   files in a temporary directory (atomic write: temporary file and rename), and the bytes written.
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
+import BackgroundTaskTracing
 import Foundation
 import HeapStatistics
 

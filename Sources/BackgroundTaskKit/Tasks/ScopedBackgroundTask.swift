@@ -80,6 +80,8 @@ public struct ScopedBackgroundTask: ~Copyable, Sendable {
     }
 
     deinit {
-        record.engine.end(record)
+        let engine = record.engine
+        // The usual case, `end()` already called: one short lock trip, not the whole end.
+        if engine.isRunning(record) { engine.end(record) }
     }
 }

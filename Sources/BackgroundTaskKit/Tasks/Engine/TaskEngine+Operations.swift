@@ -180,6 +180,12 @@ extension TaskEngine {
         }
     }
 
+    /// Whether the task still runs: a face's `deinit` asks first, and ends it only then (the end
+    /// checks again under the lock).
+    func isRunning(_ record: TaskRecord) -> Bool {
+        lock.withLock { record.status == .running }
+    }
+
     /// Where the task stands.
     func status(of record: TaskRecord) -> BackgroundTaskState {
         lock.withLock { record.status }.state
