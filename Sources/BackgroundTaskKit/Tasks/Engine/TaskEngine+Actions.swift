@@ -112,8 +112,8 @@ extension TaskEngine {
         }
     }
 
-    /// Under the lock: `holder`'s end returned. Marks it ended, lets the ledger and the retiring list
-    /// forget it, and returns the waiters to wake after unlocking.
+    /// Under the lock: `holder`'s end returned. Marks it ended, lets the engine's list and the
+    /// retiring list forget it, and returns the waiters to wake after unlocking.
     private func markEnded(_ holder: AssertionHolder) -> (CallWaiters, Int)? {
         // Only a manager's tasks are in its list: a task whose end (or refused begin) was in flight
         // leaves it now.
