@@ -95,7 +95,7 @@ package final class TaskLedger {
         lock.withLock { addObserver(registration) }
         // The ledger is touched only under `lock`, which the removal takes. Strong: a weak reference
         // would give the ledger a side table, slowing every retain of it.
-        let ledger = UncheckedSendableBox(self)
+        let ledger = HandedOver(self)
         return BackgroundTaskObserverHandle {
             lock.withLock { ledger.value.removeObserver(registration) }
         }

@@ -1,14 +1,14 @@
 /// Carries a thread-safe value whose SDK declaration may lack `Sendable`.
 ///
 /// Used for `ProcessInfo` (documented thread-safe by Apple), stand-ins that promise the same, and
-/// `DispatchSpecificKey` (an immutable identity token).
-@usableFromInline
+/// `DispatchSpecificKey` (an immutable identity token). A value that crosses because of how the code
+/// waits for it, not because it is thread-safe, goes in a ``HandedOver`` instead.
 package struct UncheckedSendableBox<Value>: @unchecked Sendable {  // only values documented thread-safe
     /// The wrapped object.
-    @usableFromInline package let value: Value
+    package let value: Value
 
     /// Wraps `value`.
-    @inlinable package init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 }

@@ -64,7 +64,7 @@ enum AsyncBody {
             // The body is only called on the caller's isolation, by the child task, which this call
             // awaits. Wrapped in a closure that does not throw: a typed-throws function type as a
             // generic argument needs run-time support that only iOS 18 and macOS 15 have.
-            let work = UncheckedSendableBox<() async -> Swift.Result<Result, Failure>> {
+            let work = HandedOver<() async -> Swift.Result<Result, Failure>> {
                 do throws(Failure) {
                     return .success(try await body())
                 } catch {
@@ -74,7 +74,7 @@ enum AsyncBody {
             // The child hops to the caller's isolation by calling a function isolated to it (a task
             // closure that captures the isolated parameter compiles, but is not run on that actor).
             let caller: (any Actor)? = isolation
-            let task = UncheckedSendableBox(record)
+            let task = HandedOver(record)
             // A structured child (`async let`): allocated with this task's allocator, and cancelled
             // with this task, while an expiry cancels it alone. Its outcome comes back in a box only
             // once the child has finished, so it is never shared.
@@ -89,11 +89,11 @@ enum AsyncBody {
     @inlinable
     static func runInChild<Result, Failure: Error>(
         on caller: isolated (any Actor)?,
-        _ work: UncheckedSendableBox<() async -> Swift.Result<Result, Failure>>,
-        record: UncheckedSendableBox<AnyObject>
-    ) async -> UncheckedSendableBox<Swift.Result<Result, Failure>> {
+        _ work: HandedOver<() async -> Swift.Result<Result, Failure>>,
+        record: HandedOver<AnyObject>
+    ) async -> HandedOver<Swift.Result<Result, Failure>> {
         withUnsafeCurrentTask { task in attach(record.value, to: task) }
         defer { finish(record.value) }
-        return UncheckedSendableBox(await work.value())
+        return HandedOver(await work.value())
     }
 }

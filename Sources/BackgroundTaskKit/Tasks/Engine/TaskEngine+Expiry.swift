@@ -137,7 +137,7 @@ extension TaskEngine {
         hop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
     ) {
         guard plan.observed || plan.expiring.contains(where: { $0.cleanup.run != nil }) else { return }
-        let work = UncheckedSendableBox(plan)
+        let work = HandedOver(plan)
         if MainActorContext.isCurrent {
             MainActor.assumeIsolated { runCleanups(work.value, clock: clock) }
             return
