@@ -102,10 +102,6 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     @exclusivity(unchecked) private var rescued: [Int: TracedAssertionEntry] = [:]
     /// The last assertions ended, to tell a double end from an end of a foreign identifier.
     @exclusivity(unchecked) private var recentlyEnded = RecentEnds()
-    /// Signalled when a begin or an end that a returning handler may wait for has returned.
-    private let endsLanded = NSCondition()
-    /// Handlers waiting on `endsLanded`.
-    @exclusivity(unchecked) private var waiters = 0
     /// Wrapper calls running now, of any assertion.
     @exclusivity(unchecked) private var handlersRunning = 0
     /// The deadline the handlers of the current expiry share for their waits; `nil` between expiries.
@@ -172,9 +168,9 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
                 nil
             }
         let identifier = TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(name, wrapped) }
-        let (lateRescue, wake) = withLock(at: nil) { () -> (Bool, Bool) in
+        let (lateRescue, wake) = withLock(at: nil) { () -> (Bool, (CallWaiters, Int)?) in
             entry.beginInFlight = false
-            let wake = waiters > 0
+            let wake = entry.takeCallWaiters().map { ($0, $0.count) }
             guard identifier != .invalid else {
                 ledger.noteFinished(entry, as: .notGranted)
                 tasks.remove(entry)
@@ -189,7 +185,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
             // for this begin: nobody could end it inside the handler.
             return (entry.expiryHandlerReturned && takeHeldAfterHandler(entry), wake)
         }
-        if wake { wakeWaiters() }
+        if let (waiters, count) = wake { waiters.wake(count) }
         if lateRescue {
             criticalMoments.report(.heldAfterHandlers)
             application.endBypassingTracer(rawIdentifier: identifier.rawValue)
@@ -235,11 +231,11 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
         if lastEnded { criticalMoments.report(.lastTaskEnded) }
         TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(identifier) }
         guard let ending else { return }
-        let wake = withLock(at: nil) { () -> Bool in
+        let wake = withLock(at: nil) { () -> (CallWaiters, Int)? in
             ending.endInFlight = false
-            return waiters > 0
+            return ending.takeCallWaiters().map { ($0, $0.count) }
         }
-        if wake { wakeWaiters() }
+        if let (waiters, count) = wake { waiters.wake(count) }
     }
 
     // MARK: - What it knows
@@ -387,25 +383,22 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     /// made on this very thread is not waited for (it returns only after this handler).
     private func waitForCallsInFlight(of entry: TracedAssertionEntry) {
         let sameThread = entry.threadID == pthreadNumber()
-        func inFlight() -> Bool { entry.endInFlight || (entry.beginInFlight && !sameThread) }
-        guard lock.withLock(inFlight) else { return }
-        endsLanded.lock()
-        let deadline = lock.withLock { () -> Date in
-            waiters += 1
-            let deadline = expiryWaitDeadline ?? Date(timeIntervalSinceNow: Self.inFlightWaitLimit)
-            expiryWaitDeadline = deadline
-            return deadline
+        while true {
+            // Registered under the lock, so that the call cannot land between the look and the wait.
+            let waiting = lock.withLock { () -> (CallWaiters, Date)? in
+                guard entry.endInFlight || (entry.beginInFlight && !sameThread) else { return nil }
+                let deadline = expiryWaitDeadline ?? Date(timeIntervalSinceNow: Self.inFlightWaitLimit)
+                expiryWaitDeadline = deadline
+                let waiters = entry.callWaiters ?? CallWaiters()
+                waiters.count += 1
+                entry.callWaiters = waiters
+                return (waiters, deadline)
+            }
+            // Landed, or out of time (a late wake-up then goes to waiters nobody holds any more).
+            guard let (waiters, deadline) = waiting, deadline.timeIntervalSinceNow > 0,
+                waiters.wait(timeout: deadline.timeIntervalSinceNow)
+            else { return }
         }
-        while lock.withLock(inFlight), endsLanded.wait(until: deadline) {}
-        lock.withLock { waiters -= 1 }
-        endsLanded.unlock()
-    }
-
-    /// Wakes the handlers waiting for calls in flight (never under the tracer's lock).
-    private func wakeWaiters() {
-        endsLanded.lock()
-        endsLanded.broadcast()
-        endsLanded.unlock()
     }
 
     /// Under the lock, for a held assertion whose handler returned: reports it once, and with rescue

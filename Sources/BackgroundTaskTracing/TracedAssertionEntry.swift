@@ -21,6 +21,8 @@ final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable
     @exclusivity(unchecked) var endInFlight = false
     /// Its begin has not returned from the original implementation yet (the identifier is unknown).
     @exclusivity(unchecked) var beginInFlight = true
+    /// The handlers waiting for its begin or end in flight to land (the engine's mechanism).
+    @exclusivity(unchecked) var callWaiters: CallWaiters?
     /// Calls of its handler wrapper running now (the system may call a handler twice, even at once).
     @exclusivity(unchecked) var handlerCallsRunning = 0
     /// Reported as still held after its handler (or the handlers of an expiry) returned.
@@ -40,6 +42,12 @@ final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable
 }
 
 extension TracedAssertionEntry {
+    /// Under the tracer's lock, as its begin or end lands: the handlers to wake after unlocking.
+    func takeCallWaiters() -> CallWaiters? {
+        defer { callWaiters = nil }
+        return callWaiters
+    }
+
     /// Where its handler stands, from its flags (the returned one is the ledger entry's own).
     var handlerState: TracedAssertion.HandlerState {
         if expiryHandlerReturned { return .returned }

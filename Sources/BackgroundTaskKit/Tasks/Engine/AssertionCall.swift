@@ -57,22 +57,25 @@ struct AssertionCall {
 
 /// Expiration handlers waiting for one assertion to be ended: one semaphore, signalled once per
 /// waiter. `count` is only touched under the engine's lock.
-final class CallWaiters: @unchecked Sendable {  // `count` is guarded by the engine's lock; the semaphore is thread-safe
+package final class CallWaiters: @unchecked Sendable {  // `count` is guarded by its owner's lock; the semaphore is thread-safe
     private let semaphore = DispatchSemaphore(value: 0)
-    var count = 0
+    package var count = 0
+
+    /// No waiters yet.
+    package init() {}
 
     /// Wakes every waiter; call after unlocking, with the count read under the lock.
-    func wake(_ count: Int) {
+    package func wake(_ count: Int) {
         for _ in 0..<count { semaphore.signal() }
     }
 
     /// Waits until woken.
-    func wait() {
+    package func wait() {
         semaphore.wait()
     }
 
     /// Waits at most `timeout` seconds; `true` when woken.
-    func wait(timeout: Double) -> Bool {
+    package func wait(timeout: Double) -> Bool {
         semaphore.wait(timeout: .now() + timeout) == .success
     }
 }
