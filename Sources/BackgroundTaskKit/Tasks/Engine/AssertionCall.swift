@@ -57,7 +57,7 @@ struct AssertionCall {
 
 /// Expiration handlers waiting for one assertion to be ended: one semaphore, signalled once per
 /// waiter. `count` is only touched under the engine's lock.
-package final class CallWaiters: @unchecked Sendable {  // `count` is guarded by its owner's lock; the semaphore is thread-safe
+package final class CallWaiters: @unchecked Sendable {  // `count` under its owner's lock; a semaphore
     private let semaphore = DispatchSemaphore(value: 0)
     package var count = 0
 
