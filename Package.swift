@@ -15,6 +15,7 @@ let package = Package(
     ],
     products: [
         .library(name: "BackgroundTaskKit", targets: ["BackgroundTaskKit"]),
+        .library(name: "BackgroundTaskDiagnostics", targets: ["BackgroundTaskDiagnostics"]),
         .library(name: "BackgroundTaskTracing", targets: ["BackgroundTaskTracing"]),
         .library(name: "BackgroundTaskFieldTelemetry", targets: ["BackgroundTaskFieldTelemetry"]),
         .library(name: "BackgroundTaskKitTesting", targets: ["BackgroundTaskKitTesting"]),
@@ -24,27 +25,38 @@ let package = Package(
         .plugin(name: "AuditBackgroundTasksBuildTool", targets: ["AuditBackgroundTasksBuildTool"]),
     ],
     targets: [
-        // The library: the seam, the real backends and the safe wrappers.
+        // The library: the seam, the real backends, the engine and the four safe faces.
         .target(name: "BackgroundTaskKit"),
+        // Diagnostics over the core: the ledger (counters per call site, reports, stale and limit
+        // warnings), observers, `DiagnosingBackend`, a manager's diagnostics, unified logging.
+        .target(name: "BackgroundTaskDiagnostics", dependencies: ["BackgroundTaskKit"]),
         // Field telemetry over the core: the flight recorder, the next launch's probable terminations,
         // MetricKit mirrors and matching (the only module that imports MetricKit).
-        .target(name: "BackgroundTaskFieldTelemetry", dependencies: ["BackgroundTaskKit", "BackgroundTaskTracing"]),
+        .target(
+            name: "BackgroundTaskFieldTelemetry",
+            dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskTracing"]
+        ),
         // The tracer: every raw begin and end in the process, by caller, and the rescue (the only module
         // that exchanges methods or looks symbols up).
-        .target(name: "BackgroundTaskTracing", dependencies: ["BackgroundTaskKit"]),
+        .target(name: "BackgroundTaskTracing", dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics"]),
         // The iOS-policy simulator. It does not link Swift Testing, so `bgtask` can use it.
-        .target(name: "BackgroundTaskSimulation", dependencies: ["BackgroundTaskKit", "BackgroundTaskTracing"]),
+        .target(
+            name: "BackgroundTaskSimulation",
+            dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskTracing"]
+        ),
         // What test targets import: the simulator plus helpers that record Swift Testing issues.
         .target(name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation"]),
         // The catalog of bug patterns, shared by `bgtask simulate` and the tests.
         .target(
             name: "BackgroundTaskScenarios",
-            dependencies: ["BackgroundTaskKit", "BackgroundTaskSimulation", "BackgroundTaskTracing"]
+            dependencies: [
+                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskSimulation", "BackgroundTaskTracing",
+            ]
         ),
         // The randomized checker of the package's promise over the simulator (tests and `promise-check`).
         .target(
             name: "BackgroundTaskPromiseChecking",
-            dependencies: ["BackgroundTaskKit", "BackgroundTaskSimulation"]
+            dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskSimulation"]
         ),
         // `swift run -c release promise-check --steps 1000000`: the long run of the checker.
         .executableTarget(name: "promise-check", dependencies: ["BackgroundTaskPromiseChecking"]),
@@ -74,20 +86,28 @@ let package = Package(
         // Applied to a target, shows `bgtask audit`'s findings in its sources as build warnings.
         .plugin(name: "AuditBackgroundTasksBuildTool", capability: .buildTool(), dependencies: ["bgtask"]),
         // Helpers the test targets share (an event log, a handler journal, waiting without blocking).
-        .target(name: "TestSupport", dependencies: ["BackgroundTaskKitTesting"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskDiagnostics"],
+            path: "Tests/TestSupport"
+        ),
         // The core's tests: the seam, the backends, the engine and the faces (on the simulator).
         .testTarget(
             name: "BackgroundTaskKitTests",
             dependencies: [
-                "BackgroundTaskKit", "BackgroundTaskKitTesting", "BackgroundTaskScenarios",
+                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskKitTesting", "BackgroundTaskScenarios",
                 "BackgroundTaskPromiseChecking",
                 "TestSupport",
             ]
         ),
         .testTarget(
+            name: "BackgroundTaskDiagnosticsTests",
+            dependencies: ["BackgroundTaskDiagnostics", "BackgroundTaskKitTesting", "TestSupport"]
+        ),
+        .testTarget(
             name: "BackgroundTaskSimulationTests",
             dependencies: [
-                "BackgroundTaskKitTesting", "BackgroundTaskScenarios", "BackgroundTaskPromiseChecking", "TestSupport",
+                "BackgroundTaskDiagnostics", "BackgroundTaskKitTesting", "BackgroundTaskScenarios",
+                "BackgroundTaskPromiseChecking", "TestSupport",
             ],
             // The tracer names callers with `dladdr`, which sees only exported symbols: export the test
             // code's, as a framework exports its own (on Apple platforms executables already do).
@@ -95,7 +115,9 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundTaskTracingTests",
-            dependencies: ["BackgroundTaskTracing", "BackgroundTaskKitTesting", "TestSupport"],
+            dependencies: [
+                "BackgroundTaskTracing", "BackgroundTaskDiagnostics", "BackgroundTaskKitTesting", "TestSupport",
+            ],
             // The tracer names callers with `dladdr`, which sees only exported symbols: export the test
             // code's, as a framework exports its own (on Apple platforms executables already do).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
@@ -103,12 +125,16 @@ let package = Package(
         .testTarget(
             name: "BackgroundTaskFieldTelemetryTests",
             dependencies: [
-                "BackgroundTaskFieldTelemetry", "BackgroundTaskTracing", "BackgroundTaskKitTesting", "TestSupport",
+                "BackgroundTaskFieldTelemetry", "BackgroundTaskDiagnostics", "BackgroundTaskTracing",
+                "BackgroundTaskKitTesting", "TestSupport",
             ],
             // Snapshots name the tracer's callers, found with `dladdr`: export the test code's symbols.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
         ),
-        .testTarget(name: "BGTaskCLITests", dependencies: ["BGTaskCLI", "BackgroundTaskFieldTelemetry"]),
+        .testTarget(
+            name: "BGTaskCLITests",
+            dependencies: ["BGTaskCLI", "BackgroundTaskDiagnostics", "BackgroundTaskFieldTelemetry"]
+        ),
         // The fixture corpus is sample code to scan, not code to compile.
         .testTarget(name: "BackgroundTaskAuditTests", dependencies: ["BackgroundTaskAudit"], exclude: ["Fixtures"]),
     ],

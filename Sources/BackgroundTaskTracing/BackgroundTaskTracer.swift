@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskDiagnostics
 @_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
@@ -51,8 +52,8 @@ import Foundation
 /// application calls ``interceptBegin(on:named:expirationHandler:callStack:original:)`` and
 /// ``interceptEnd(on:_:original:)`` from its own three methods, as the exchanged UIKit methods do.
 /// `BackgroundTaskSimulation`'s `SimulatedApplication` is one, driven by the simulator.
-public final class BackgroundTaskTracer: CriticalMomentReporting,
-    @unchecked Sendable  // mutable state only under `lock`
+public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomentReporting,
+    @unchecked Sendable  // mutable state only under the diagnostics' lock
 {
     /// What the tracer does besides watching.
     public struct Configuration: Sendable, Equatable {
@@ -89,15 +90,14 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
 
     /// The configuration in force.
     public let configuration: Configuration
-    private let clock: BackendClock
-    private let lock = EngineLock()
-    private let ledger: TaskLedger
+    /// The ledger, its lock and clock, the report and the observers (as a diagnosing backend's).
+    public let diagnostics: BackgroundTaskDiagnostics
+    private var clock: BackendClock { diagnostics.clock }
+    private var lock: EngineLock { diagnostics.lock }
+    private var ledger: TaskLedger { diagnostics.ledger }
     private let resolver = CallerResolver()
-    @exclusivity(unchecked) private var nextNumber: UInt64 = 1
     /// The assertions held, by raw identifier.
     @exclusivity(unchecked) private var held = IdentifierTable<TracedAssertionEntry>()
-    /// The assertions running, in begin order.
-    @exclusivity(unchecked) private var tasks = TaskList()
     /// Rescued assertions whose owner has not ended them yet, by raw identifier.
     @exclusivity(unchecked) private var rescued: [Int: TracedAssertionEntry] = [:]
     /// The last assertions ended, to tell a double end from an end of a foreign identifier.
@@ -120,8 +120,10 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     ///     system's monotonic clock.
     public init(configuration: Configuration = Configuration(), clockOf backend: (any BackgroundTaskBackend)? = nil) {
         self.configuration = configuration
-        self.clock = backend.map(BackendClock.of) ?? .system
-        self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
+        self.diagnostics = BackgroundTaskDiagnostics(
+            configuration: .init(
+                staleTaskAge: configuration.staleTaskAge, assertionLimit: configuration.assertionLimit),
+            clock: backend.map(BackendClock.of) ?? .system)
     }
 
     // MARK: - The interception seam
@@ -153,14 +155,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
             backtrace: configuration.backtraceDepth > 1
                 ? Array(callStack.addresses.prefix(configuration.backtraceDepth)) : []
         )
-        withLock(at: now) {
-            entry.number = nextNumber
-            nextNumber += 1
-            ledger.checkStale(in: &tasks)
-            ledger.noteBegin(entry)
-            tasks.append(entry)
-            ledger.noteRunning(entry)
-        }
+        diagnostics.began(entry, at: now)
         let wrapped: (@MainActor @Sendable () -> Void)? =
             if expirationHandler != nil || rescues {
                 { @MainActor @Sendable [self] in self.runExpirationHandler(expirationHandler, of: entry) }
@@ -168,7 +163,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
                 nil
             }
         let identifier = TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(name, wrapped) }
-        let (lateRescue, wake) = withLock(at: nil) { () -> (Bool, (CallWaiters, Int)?) in
+        let (lateRescue, wake) = withLock(at: nil) { tasks -> (Bool, (CallWaiters, Int)?) in
             entry.beginInFlight = false
             let wake = entry.takeCallWaiters().map { ($0, $0.count) }
             guard identifier != .invalid else {
@@ -183,7 +178,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
             ledger.noteGranted(entry, announce: !entry.expiryReported)
             // The system ran the handler before the begin returned it, on this thread or past the wait
             // for this begin: nobody could end it inside the handler.
-            return (entry.expiryHandlerReturned && takeHeldAfterHandler(entry), wake)
+            return (entry.expiryHandlerReturned && takeHeldAfterHandler(entry, in: &tasks), wake)
         }
         if let (waiters, count) = wake { waiters.wake(count) }
         if lateRescue {
@@ -207,7 +202,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     ) {
         guard TracerThreadFlags.current == 0, identifier != .invalid else { return original(identifier) }
         let raw = identifier.rawValue
-        let (passOn, ending, lastEnded) = withLock(at: clock.now()) { () -> (Bool, TracedAssertionEntry?, Bool) in
+        let (passOn, ending, lastEnded) = withLock(at: clock.now()) { tasks -> (Bool, TracedAssertionEntry?, Bool) in
             ledger.checkStale(in: &tasks)
             if let entry = held.remove(raw) {
                 if !entry.hasHandler { heldWithoutHandler -= 1 }
@@ -231,7 +226,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
         if lastEnded { criticalMoments.report(.lastTaskEnded) }
         TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(identifier) }
         guard let ending else { return }
-        let wake = withLock(at: nil) { () -> (CallWaiters, Int)? in
+        let wake = withLock(at: nil) { _ -> (CallWaiters, Int)? in
             ending.endInFlight = false
             return ending.takeCallWaiters().map { ($0, $0.count) }
         }
@@ -240,22 +235,10 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
 
     // MARK: - What it knows
 
-    /// What the traced assertions did, per caller, and which are still held. The same format as
-    /// `DiagnosingBackend/report()`.
-    public func report() -> BackgroundTaskReport {
-        withLock(at: clock.now()) { ledger.report(of: tasks) }
-    }
-
-    /// The traced assertions still held, in begin order, as `OutstandingBackgroundTask` values
-    /// whose call site is the caller.
-    public var outstandingTasks: [OutstandingBackgroundTask] {
-        withLock(at: clock.now()) { ledger.outstanding(of: tasks) }
-    }
-
     /// The traced assertions still held, in begin order, with everything the tracer knows.
     public var heldAssertions: [TracedAssertion] {
         typealias Held = (entry: TracedAssertionEntry, state: TracedAssertion.HandlerState)
-        let (now, held) = withLock(at: clock.now()) { () -> (TimeInterval, [Held]) in
+        let (now, held) = withLock(at: clock.now()) { tasks -> (TimeInterval, [Held]) in
             var held: [Held] = []
             var entry = tasks.head
             while let current = entry {
@@ -279,7 +262,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     /// The held assertions whose expiration handler has returned (or that have none, after another
     /// handler of the expiry returned): the ones the system terminates the app for.
     public var heldAfterHandlers: [TracedAssertion] {
-        let numbers = withLock(at: nil) { () -> Set<UInt64> in
+        let numbers = withLock(at: nil) { tasks -> Set<UInt64> in
             var numbers: Set<UInt64> = []
             var entry = tasks.head
             while let current = entry {
@@ -293,38 +276,10 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
         return heldAssertions.filter { numbers.contains($0.taskNumber) }
     }
 
-    /// Adds an observer of the traced assertions' events; as `DiagnosingBackend.addObserver(_:)`.
-    ///
-    /// - Returns: A handle that removes the observer.
-    @discardableResult
-    public func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
-        ledger.addObserver(observer, ownerLock: lock, source: self)
-    }
-
-    /// Adds a closure that observes the traced assertions' events.
-    ///
-    /// - Returns: A handle that removes the observer.
-    @discardableResult
-    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void)
-        -> BackgroundTaskObserverHandle
-    {
-        addObserver(ClosureBackgroundTaskObserver(handler))
-    }
-
-    /// Reports assertions that became stale since the last begin or end.
-    public func checkStaleTasks() {
-        withLock(at: clock.now()) { ledger.checkStale(in: &tasks) }
-    }
-
     /// The traced assertions held, oldest first, for a flight recorder's snapshot
     /// (`BackgroundTaskFieldTelemetry`).
     package func heldTasks(limit: Int, maximumNameLength: Int) -> (tasks: [HeldTaskSummary], omitted: Int) {
-        withLock(at: clock.now()) { ledger.heldTasks(of: tasks, limit: limit, nameLength: maximumNameLength) }
-    }
-
-    /// Waits until every observer has received the events so far (for tests).
-    public func waitForObservers() {
-        ledger.waitForObservers(ownerLock: lock)
+        diagnostics.heldTasks(limit: limit, maximumNameLength: maximumNameLength)
     }
 
     // MARK: - Private
@@ -334,35 +289,35 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     /// chose; the owner's handler runs there, synchronously, every time the wrapper is called, with the
     /// tracer's per-thread flags cleared (its calls are the owner's, and are traced).
     private func runExpirationHandler(_ handler: (@MainActor @Sendable () -> Void)?, of entry: TracedAssertionEntry) {
-        let first = withLock(at: clock.now()) { () -> Bool in
+        let first = withLock(at: clock.now()) { _ -> Bool in
             handlersRunning += 1
             entry.handlerCallsRunning += 1
             guard !entry.handlerEntered else { return false }
             entry.handlerEntered = true
-            if ledger.noteExpiring(entry) { ledger.emit(.expirationHandlerEntered, for: entry) }
+            if ledger.noteExpiring(entry) { ledger.noteExpirationHandlerEntered(entry) }
             return true
         }
         let start = clock.now()
         if let handler { TracerThreadFlags.cleared { MainActorContext.callOnAnyThread(handler) } }
         waitForCallsInFlight(of: entry)
         let end = clock.now()
-        let (rescue, critical) = withLock(at: end) { () -> (Bool, Bool) in
+        let (rescue, critical) = withLock(at: end) { tasks -> (Bool, Bool) in
             handlersRunning -= 1
             entry.handlerCallsRunning -= 1
             if handlersRunning == 0 { expiryWaitDeadline = nil }
             if first {
                 entry.expiryHandlerReturned = true
                 if entry.expiryReported {
-                    ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
+                    ledger.noteExpirationHandlerExited(entry, duration: end - start)
                 }
             }
             // Only once no call of its handler runs: a second, overlapping call may still end it.
             // Not granted: a refused begin's handler, or one the system ran inside the begin (which
             // checks when it returns). Nothing here says an expiry is over.
             guard entry.handlerCallsRunning == 0, entry.isGranted else { return (false, false) }
-            let handlerless = handlersRunning == 0 && noteHandlerlessAssertionsHeld()
+            let handlerless = handlersRunning == 0 && noteHandlerlessAssertionsHeld(in: tasks)
             guard held[entry.rawIdentifier] === entry else { return (false, handlerless) }
-            return (takeHeldAfterHandler(entry), true)
+            return (takeHeldAfterHandler(entry, in: &tasks), true)
         }
         if critical { criticalMoments.report(.heldAfterHandlers) }
         if rescue { entry.application.endBypassingTracer(rawIdentifier: entry.rawIdentifier) }
@@ -403,7 +358,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
 
     /// Under the lock, for a held assertion whose handler returned: reports it once, and with rescue
     /// takes it out of the held ones; `true` when the caller must end it (after unlocking).
-    private func takeHeldAfterHandler(_ entry: TracedAssertionEntry) -> Bool {
+    private func takeHeldAfterHandler(_ entry: TracedAssertionEntry, in tasks: inout TaskList) -> Bool {
         if !entry.heldAfterHandlers {
             entry.heldAfterHandlers = true
             ledger.note(.heldAfterHandlers, for: entry)
@@ -420,7 +375,7 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
     /// Under the lock, once the last running handler of an expiry returned: assertions begun without a
     /// handler are not told of the expiry, and are reported held after handlers now. `true` when one
     /// was.
-    private func noteHandlerlessAssertionsHeld() -> Bool {
+    private func noteHandlerlessAssertionsHeld(in tasks: TaskList) -> Bool {
         guard heldWithoutHandler > 0 else { return false }
         var noted = false
         var entry = tasks.head
@@ -437,10 +392,8 @@ public final class BackgroundTaskTracer: CriticalMomentReporting,
         return noted
     }
 
-    private func withLock<Result>(at now: TimeInterval?, _ body: () -> Result) -> Result {
-        lock.withLock {
-            if let now { ledger.operationTime = now }
-            return body()
-        }
+    /// Runs `body` under the lock with the list of running assertions, at time `now` (when given).
+    private func withLock<Result>(at now: TimeInterval?, _ body: (inout TaskList) -> Result) -> Result {
+        diagnostics.withLedger(at: now) { _, tasks in body(&tasks) }
     }
 }

@@ -2,7 +2,7 @@
 import Foundation
 
 /// One raw assertion the tracer saw begin: the ledger's entry, plus what only the tracer knows.
-final class TracedAssertionEntry: LedgerEntry, @unchecked Sendable {  // mutable state only under the tracer's lock
+final class TracedAssertionEntry: TaskListEntry, @unchecked Sendable {  // mutable state only under the tracer's lock
     /// The system's raw identifier; `0` until the begin returns it.
     @exclusivity(unchecked) var rawIdentifier = 0
     /// Whether it was begun on the main thread (where the main actor runs).

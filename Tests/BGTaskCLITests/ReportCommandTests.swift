@@ -1,4 +1,5 @@
 import BGTaskCLI
+import BackgroundTaskDiagnostics
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
 import Foundation

@@ -11,14 +11,14 @@ package struct TaskList {
     package init() {}
 
     /// The first entry; the list owns its entries through `head` and each entry's `next`.
-    package private(set) var head: LedgerEntry?
+    package private(set) var head: TaskListEntry?
     /// Owned through the chain from `head`: no reference count traffic of its own.
-    private unowned(unsafe) var tail: LedgerEntry?
+    private unowned(unsafe) var tail: TaskListEntry?
     /// Where a walk in steps stopped (the last entry it has passed); `nil`: start at the head.
-    package unowned(unsafe) var cursor: LedgerEntry?
+    package unowned(unsafe) var cursor: TaskListEntry?
 
     /// Links `entry` at the end.
-    package mutating func append(_ entry: LedgerEntry) {
+    package mutating func append(_ entry: TaskListEntry) {
         entry.isLinked = true
         entry.previous = tail
         entry.next = nil
@@ -27,7 +27,7 @@ package struct TaskList {
     }
 
     /// Takes `entry` out of the list; does nothing if it is not in it.
-    package mutating func remove(_ entry: LedgerEntry) {
+    package mutating func remove(_ entry: TaskListEntry) {
         guard entry.isLinked else { return }
         entry.isLinked = false
         if cursor === entry { cursor = entry.previous }

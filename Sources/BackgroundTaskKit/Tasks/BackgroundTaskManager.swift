@@ -67,13 +67,6 @@ public final class BackgroundTaskManager: Sendable {
         /// 1 s count as 1 s.
         public var sharedAssertionRenewalAge: TimeInterval? = 20
 
-        /// Age at which a running task is reported to observers as stale (``BackgroundTaskEvent/Kind/stale(age:)``),
-        /// checked on every begin and end and by ``BackgroundTaskManager/checkStaleTasks()``; `nil`,
-        /// negative, NaN or infinite turn the check off. Default 30 s, the age of iOS's own warning.
-        /// A coalescing manager's shared assertion is checked too: its stale event has task number 0
-        /// and the shared assertion's name.
-        public var staleTaskAge: TimeInterval? = 30
-
         /// The longest ``linger``: 10 s.
         public static let maximumLinger: TimeInterval = 10
 
@@ -97,7 +90,6 @@ public final class BackgroundTaskManager: Sendable {
         ///   - sharedAssertionName: See ``sharedAssertionName``.
         ///   - holdsAssertionOnlyInBackground: See ``holdsAssertionOnlyInBackground``.
         ///   - sharedAssertionRenewalAge: See ``sharedAssertionRenewalAge``.
-        ///   - staleTaskAge: See ``staleTaskAge``.
         public init(
             maximumOutstandingTasks: Int = 100,
             minimumTimeRemaining: TimeInterval? = nil,
@@ -105,8 +97,7 @@ public final class BackgroundTaskManager: Sendable {
             linger: TimeInterval = 0.5,
             sharedAssertionName: String = "BackgroundTaskManager",
             holdsAssertionOnlyInBackground: Bool = false,
-            sharedAssertionRenewalAge: TimeInterval? = 20,
-            staleTaskAge: TimeInterval? = 30
+            sharedAssertionRenewalAge: TimeInterval? = 20
         ) {
             self.maximumOutstandingTasks = maximumOutstandingTasks
             self.minimumTimeRemaining = minimumTimeRemaining
@@ -115,13 +106,12 @@ public final class BackgroundTaskManager: Sendable {
             self.sharedAssertionName = sharedAssertionName
             self.holdsAssertionOnlyInBackground = holdsAssertionOnlyInBackground
             self.sharedAssertionRenewalAge = sharedAssertionRenewalAge
-            self.staleTaskAge = staleTaskAge
         }
     }
 
     /// The configuration in force.
     public let configuration: Configuration
-    let engine: TaskEngine
+    package let engine: TaskEngine
     let backend: any BackgroundTaskBackend
 
     /// Creates a manager.
@@ -135,12 +125,14 @@ public final class BackgroundTaskManager: Sendable {
         self.init(backend: backend, configuration: configuration, schedule: nil)
     }
 
-    /// Creates a manager whose linger timer runs on `schedule` (tests).
+    /// Creates a manager whose linger timer runs on `schedule` (tests), and whose tasks `recorder`
+    /// records (`BackgroundTaskDiagnostics`).
     package init(
         backend: (any BackgroundTaskBackend)?,
         configuration: Configuration,
         schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?,
-        now: (@Sendable () -> TimeInterval)? = nil
+        now: (@Sendable () -> TimeInterval)? = nil,
+        recorder: (any TaskRecorder)? = nil
     ) {
         self.configuration = configuration
         var options = TaskEngine.Options()
@@ -155,12 +147,10 @@ public final class BackgroundTaskManager: Sendable {
             $0.isFinite && $0 > 0 ? max($0, 1) : nil
         }
         options.sharedAssertionName = configuration.sharedAssertionName
-        options.staleTaskAge = configuration.staleTaskAge.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        options.keepsLedger = true
         if let schedule { options.schedule = schedule }
         if let now { options.now = now }
         self.backend = DefaultBackend.resolve(backend)
-        engine = TaskEngine(backend: self.backend, options: options)
+        engine = TaskEngine(backend: self.backend, options: options, recorder: recorder)
     }
 
     /// Begins a task tracked by this manager.
@@ -192,42 +182,6 @@ public final class BackgroundTaskManager: Sendable {
     /// the app returns to the foreground and the work no longer needs protecting).
     public func endAll() {
         engine.endAll()
-    }
-
-    /// What this manager's tasks did, per call site, and which are still running: the report that
-    /// points at the line that leaks. See `Documentation/Diagnostics.md`.
-    public func report() -> BackgroundTaskReport {
-        engine.report()
-    }
-
-    /// Adds an observer of this manager's task events (began, ended, expired, ended by the safety
-    /// net, refused, limit approaching). Each observer gets them in order, on a queue of its own.
-    ///
-    /// - Returns: A handle that removes the observer (``BackgroundTaskObserverHandle/remove()``).
-    @discardableResult
-    public func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
-        engine.addObserver(observer)
-    }
-
-    /// Adds a closure that observes this manager's task events.
-    ///
-    /// - Returns: A handle that removes the observer.
-    @discardableResult
-    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void)
-        -> BackgroundTaskObserverHandle
-    {
-        engine.addObserver(ClosureBackgroundTaskObserver(handler))
-    }
-
-    /// Reports running tasks that became stale since the last begin or end. The package runs no thread
-    /// or timer of its own: call this from a timer of yours if tasks may sit idle for long.
-    public func checkStaleTasks() {
-        engine.checkStaleTasks()
-    }
-
-    /// Waits until every observer has received the events so far (for tests).
-    public func waitForObservers() {
-        engine.waitForObservers()
     }
 
     /// The tasks still running, in begin order, with their names, call sites and ages.

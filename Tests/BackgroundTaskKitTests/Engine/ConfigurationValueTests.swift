@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import Foundation
 import TestSupport
@@ -32,10 +33,10 @@ struct ConfigurationValueTests {
         let simulator = BackgroundTaskSimulator()
         var configuration = BackgroundTaskManager.Configuration()
         configuration.linger = value
-        configuration.staleTaskAge = value
         configuration.sharedAssertionRenewalAge = value
         configuration.minimumTimeRemaining = value
-        let manager = BackgroundTaskManager(backend: simulator, configuration: configuration)
+        let manager = BackgroundTaskManager(
+            backend: simulator, configuration: configuration, diagnostics: .init(staleTaskAge: value))
         let task = try manager.beginTask("In the foreground")  // the time guard only acts in the background
         simulator.advance(by: 30)
         task.end()

@@ -55,9 +55,8 @@ struct RenewalTimerTests {
     /// "created over 30 seconds ago" warning in the foreground, which renewal exists to prevent.
     @Test func aRenewalTimerFiringWhileTheSharedAssertionLingersIsNotLost() throws {
         let simulator = BackgroundTaskSimulator()
-        var configuration = BackgroundTaskManager.Configuration()
-        configuration.staleTaskAge = nil  // no stale-check timers on the virtual clock to mask it
-        let manager = BackgroundTaskManager(backend: simulator, configuration: configuration)
+        // No diagnostics: no stale-check timers on the virtual clock to mask it.
+        let manager = BackgroundTaskManager(backend: simulator)
         let first = try manager.beginTask("First")  // A, renewal timer due at 20
         simulator.advance(by: 1)
         first.end()  // A lingers 0.5 s and ends

@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import Foundation
 import TestSupport
@@ -13,7 +14,7 @@ struct SharedAssertionTests {
     ) -> BackgroundTaskManager {
         var configuration = BackgroundTaskManager.Configuration()
         configure(&configuration)
-        return BackgroundTaskManager(backend: simulator, configuration: configuration)
+        return BackgroundTaskManager(backend: simulator, configuration: configuration, diagnostics: .init())
     }
 
     /// One task every 100 ms, each 10 ms long, for a minute in the foreground.
@@ -36,9 +37,9 @@ struct SharedAssertionTests {
         let simulator = BackgroundTaskSimulator()
         let manager = manager(simulator)
         let log = EventLog()
-        manager.addObserver { log.record($0) }
+        manager.diagnostics?.addObserver { log.record($0) }
         try stream(manager, on: simulator)
-        manager.waitForObservers()
+        manager.diagnostics?.waitForObservers()
         #expect(warnings(simulator).isEmpty)
         #expect(!log.all.contains { if case .stale = $0.kind { true } else { false } })
         // Handed over a few times, never with a gap: a fresh assertion is begun before the old one ends.
@@ -52,9 +53,9 @@ struct SharedAssertionTests {
         let simulator = BackgroundTaskSimulator()
         let manager = manager(simulator) { $0.sharedAssertionRenewalAge = nil }
         let log = EventLog()
-        manager.addObserver { log.record($0) }
+        manager.diagnostics?.addObserver { log.record($0) }
         try stream(manager, on: simulator)
-        manager.waitForObservers()
+        manager.diagnostics?.waitForObservers()
         #expect(warnings(simulator).count == 1)
         let stale = log.all.filter { if case .stale = $0.kind { true } else { false } }
         #expect(stale.map(\.taskID.number) == [0])  // the shared assertion, not a task

@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import Dispatch
 import Foundation
@@ -17,11 +18,12 @@ struct FaceConcurrencyTests {
         let manager = BackgroundTaskManager(
             backend: simulator,
             configuration: configuration,
-            schedule: { delay, work in simulator.schedule(after: delay, work) }
+            schedule: { delay, work in simulator.schedule(after: delay, work) },
+            diagnostics: .init()
         )
         let cleanups = Locked(0)
         let observed = Locked(0)
-        manager.addObserver { _ in observed.withLock { $0 += 1 } }
+        manager.diagnostics?.addObserver { _ in observed.withLock { $0 += 1 } }
         simulator.enterBackground()
         let keeper = try manager.beginTask("Keeps the app awake")
         let workers = Task.detached {
@@ -44,7 +46,7 @@ struct FaceConcurrencyTests {
         let ended = simulator.events.compactMap { if case .ended(let id) = $0 { id } else { nil } }
         #expect(ended.count == Set(ended).count)
         #expect(manager.outstandingTasks.isEmpty)
-        manager.waitForObservers()
+        manager.diagnostics?.waitForObservers()
         #expect(observed.value > 0)
     }
 

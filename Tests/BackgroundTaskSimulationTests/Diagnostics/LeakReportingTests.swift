@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import Foundation
 import Testing
@@ -39,28 +40,28 @@ struct LeakReportingTests {
     }
 
     @Test func aManagersObserversHearItsLeaks() throws {
-        let manager = BackgroundTaskManager(backend: .unlimited)
+        let manager = BackgroundTaskManager(backend: .unlimited, diagnostics: .init())
         let events = Locked<[BackgroundTaskEvent.Kind]>([])
-        manager.addObserver { event in events.withLock { $0.append(event.kind) } }
+        manager.diagnostics?.addObserver { event in events.withLock { $0.append(event.kind) } }
         _ = collectingLeaks(named: "Managed leak") {
             _ = try? manager.beginTask("Managed leak")
         }
-        manager.waitForObservers()
+        manager.diagnostics?.waitForObservers()
         #expect(events.value.contains(.endedBySafetyNet))
     }
 
     @Test func aRemovedObserverHearsNothingMore() throws {
-        let manager = BackgroundTaskManager(backend: .unlimited)
+        let manager = BackgroundTaskManager(backend: .unlimited, diagnostics: .init())
         let heard = Locked(0)
-        let handle = manager.addObserver { _ in heard.withLock { $0 += 1 } }
+        let handle = try #require(manager.diagnostics).addObserver { _ in heard.withLock { $0 += 1 } }
         try manager.beginTask("Heard").end()
-        manager.waitForObservers()
+        manager.diagnostics?.waitForObservers()
         let before = heard.value
         #expect(before > 0)
         handle.remove()
         handle.remove()  // idempotent
         try manager.beginTask("Not heard").end()
-        manager.waitForObservers()
+        manager.diagnostics?.waitForObservers()
         #expect(heard.value == before)
     }
 

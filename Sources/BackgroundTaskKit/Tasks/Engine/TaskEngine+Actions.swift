@@ -44,7 +44,7 @@ extension TaskEngine {
         } else {
             identifier = holder.backend.beginBackgroundTask(named: holder.name, expirationHandler: handler)
         }
-        let now = ledger == nil ? nil : clock.now()
+        let now = isStandalone ? nil : clock.now()
         var dropped = DroppedCleanups()
         var status = TaskStatus.running
         let followUp = withLock(at: now) { () -> EngineAction in
@@ -84,7 +84,7 @@ extension TaskEngine {
             return .end(record, identifier, bySafetyNet: !record.call.claimed && record.call.endedBySafetyNet)
         }
         record.call.phase = .held
-        ledger?.noteGranted(record)
+        recorder?.noteGranted(record)
         return .none
     }
 

@@ -11,7 +11,7 @@ extension TaskEngine {
         record.isCoalesced = true
         sharedUsers += 1
         if options.holdsOnlyInBackground, inBackground == false, shared == nil {
-            ledger?.noteGranted(record)  // it runs at once; the assertion comes when the app leaves
+            recorder?.noteGranted(record)  // it runs at once; the assertion comes when the app leaves
             return .none
         }
         if let shared {
@@ -19,7 +19,7 @@ extension TaskEngine {
             case .held:
                 shared.idleSince = nil
                 shared.call.endedBySafetyNet = false
-                ledger?.noteGranted(record)
+                recorder?.noteGranted(record)
                 return renewIfOld(now: now)
             case .beginning:
                 shared.pendingUsers.append(record)
@@ -120,7 +120,7 @@ extension TaskEngine {
             return .many(actions)
         }
         for record in users {
-            if record.status == .running { ledger?.noteGranted(record) }
+            if record.status == .running { recorder?.noteGranted(record) }
         }
         if sharedUsers == 0 || (options.holdsOnlyInBackground && inBackground == false) {
             actions.append(retire(assertion))  // every user ended while it was being begun
@@ -288,10 +288,10 @@ extension TaskEngine {
     /// Reports the shared assertion as stale once it reaches the stale age (renewal normally
     /// prevents that; it happens when renewal is off or the system refused a fresh assertion).
     func checkSharedAssertionAge(now: TimeInterval) {
-        guard let ledger, let staleTaskAge = ledger.staleTaskAge, let shared, shared.call.phase == .held,
+        guard let recorder, let staleTaskAge = recorder.staleTaskAge, let shared, shared.call.phase == .held,
             !shared.staleReported, now - shared.beganAt >= staleTaskAge - 1e-9
         else { return }
         shared.staleReported = true
-        ledger.emit(.stale(age: now - shared.beganAt), for: shared)
+        recorder.noteStale(shared, age: now - shared.beganAt)
     }
 }

@@ -62,7 +62,7 @@ extension TaskEngine {
         // the system may do) covers nothing: the assertions still held get handlers of their own.
         guard holder.call.phase != .ended, holder.call.phase != .none else { return plan }
         plan.started = true
-        plan.observed = ledger?.observed ?? false
+        plan.observed = recorder?.observed ?? false
         expiriesInProgress += 1
         claim(holder, ownedBy: true, thread: thread, into: &plan)
         guard options.expiresAllTogether else {
@@ -155,12 +155,12 @@ extension TaskEngine {
     private func runCleanups(_ plan: ExpiryPlan, clock: BackendClock) {
         for task in plan.expiring {
             let (record, cleanup) = (task.record, task.cleanup.run)
-            if plan.observed { withLock(at: clock.now()) { ledger?.emit(.expirationHandlerEntered, for: record) } }
+            if plan.observed { withLock(at: clock.now()) { recorder?.noteExpirationHandlerEntered(record) } }
             let start = plan.observed ? clock.now() : 0
             cleanup?()
             if plan.observed {
                 let end = clock.now()
-                withLock(at: end) { ledger?.emit(.expirationHandlerExited(duration: end - start), for: record) }
+                withLock(at: end) { recorder?.noteExpirationHandlerExited(record, duration: end - start) }
             }
         }
     }

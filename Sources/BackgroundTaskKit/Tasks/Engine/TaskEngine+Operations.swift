@@ -17,7 +17,7 @@ extension TaskEngine {
             engine: self, backend: backend, number: 0, name: Self.normalize(name), callSite: callSite, beganAt: now)
         record.cleanup = cleanup
         record.body = body
-        guard let ledger else {
+        guard !isStandalone else {
             // A standalone task: nothing else can see the record before the backend has its handler,
             // so it needs no lock until then.
             record.call.phase = .beginning
@@ -29,21 +29,21 @@ extension TaskEngine {
         var dropped: ExpirationCleanup?
         var refusal: BackgroundTaskError?
         let action = withLock(at: now) { () -> EngineAction in
-            ledger.checkStale(in: &tasks)
+            recorder?.checkStale(in: &tasks)
             record.number = nextNumber
             nextNumber += 1
-            ledger.noteBegin(record)
+            recorder?.noteBegin(record)
             refusal = self.refusal(remaining: remaining, running: runningCount)
             if let refusal {
                 record.status = .notGranted
                 dropped = record.cleanup
                 record.cleanup = nil
-                ledger.noteRefused(record, error: refusal)
+                recorder?.noteRefused(record, error: refusal)
                 return .none
             }
             tasks.append(record)
             runningCount += 1
-            ledger.noteRunning(record)
+            recorder?.noteRunning(record)
             if options.coalescing { return join(record, thread: thread, now: now) }
             record.call.phase = .beginning
             record.call.thread = thread
@@ -60,7 +60,7 @@ extension TaskEngine {
             perform(action)
             if lock.withLock({ record.status }) == .notGranted { refusal = .notGranted }
         }
-        if clock.isVirtual, let age = ledger.staleTaskAge {
+        if clock.isVirtual, let age = recorder?.staleTaskAge {
             // On the simulator's clock, check when this task turns stale, as the simulator warns then.
             clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
         }
@@ -84,7 +84,7 @@ extension TaskEngine {
     /// same lock round trip as the end when no cancel is in progress.
     @discardableResult
     func end(_ record: TaskRecord, bySafetyNet: Bool = false, detachingBody: Bool = false) -> Bool {
-        let now = ledger == nil ? nil : clock.now()
+        let now = isStandalone ? nil : clock.now()
         var dropped: ExpirationCleanup?
         var wasRunning = false
         var ending: BackgroundTaskIdentifier?
@@ -101,7 +101,7 @@ extension TaskEngine {
                     return
                 }
             }
-            ledger?.checkStale(in: &tasks)
+            recorder?.checkStale(in: &tasks)
             guard record.status == .running else { return }
             wasRunning = true
             record.status = .ended
@@ -196,19 +196,22 @@ extension TaskEngine {
         clock(for: record).now() - record.beganAt
     }
 
-    /// The diagnostics ledger as a report (an empty one for the standalone engine).
-    package func report() -> BackgroundTaskReport {
-        let now = clock.now()
-        return withLock(at: now) {
-            ledger?.report(of: tasks)
-                ?? BackgroundTaskReport(
-                    generatedAt: now, outstandingHighWaterMark: 0, callSites: [], outstandingTasks: [])
-        }
-    }
-
+    /// The running tasks in begin order, with their ages: a manager's `outstandingTasks`.
     package var outstanding: [OutstandingBackgroundTask] {
         let now = clock.now()
-        return withLock(at: now) { ledger?.outstanding(of: tasks) ?? [] }
+        return lock.withLock {
+            var running: [OutstandingBackgroundTask] = []
+            var entry = tasks.head
+            while let current = entry {
+                entry = current.next
+                guard unsafeDowncast(current, to: TaskRecord.self).status == .running else { continue }
+                running.append(
+                    OutstandingBackgroundTask(
+                        taskNumber: current.number, name: current.name, callSite: current.callSite,
+                        age: now - current.beganAt))
+            }
+            return running
+        }
     }
 
     /// Reports running tasks that have become stale since the last check, and renews a coalescing
@@ -216,37 +219,20 @@ extension TaskEngine {
     package func checkStaleTasks() {
         let now = clock.now()
         let action = withLock(at: now) { () -> EngineAction in
-            ledger?.checkStale(in: &tasks)
+            recorder?.checkStale(in: &tasks)
             checkSharedAssertionAge(now: now)
             return renewIfOld(now: now)
         }
         perform(action)
     }
 
-    /// Adds an observer; it gets the events of every later operation.
-    package func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
-        let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(self))
-        lock.withLock { ledger?.addObserver(registration) }
-        // Strong: a weak reference would give the engine a side table, slowing every retain of it.
-        return BackgroundTaskObserverHandle { [self] in
-            lock.withLock { ledger?.removeObserver(registration) }
-        }
-    }
-
-    /// Waits until every observer has received the events of the operations made so far.
-    package func waitForObservers() {
-        for registration in lock.withLock({ ledger?.observers ?? [] }) {
-            registration.waitUntilDelivered()
-        }
-    }
-
     /// Under the lock: a manager's running task stopped running (its status already says how). It
     /// leaves the list unless `unlinking` is `false`: its own begin or end is still in flight, and an
     /// expiry must still be able to claim it (``markEnded`` takes it out when that call returns).
-    func finished(_ record: TaskRecord, as ending: TaskLedger.Ending, unlinking: Bool = true) {
+    func finished(_ record: TaskRecord, as ending: TaskEnding, unlinking: Bool = true) {
         guard !isStandalone else { return }
         runningCount -= 1
-        ledger?.noteFinished(record, as: ending)
+        recorder?.noteFinished(record, as: ending)
         if unlinking { tasks.remove(record) }
     }
 }

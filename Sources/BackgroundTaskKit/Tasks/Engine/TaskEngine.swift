@@ -10,7 +10,8 @@ import Foundation
 /// observers are never called while the lock is held, and a handler may call back into the engine.
 ///
 /// One engine serves every standalone face (``standalone``: its tasks carry their own backend);
-/// each ``BackgroundTaskManager`` has its own, with its list of tasks and a ledger. A standalone
+/// each ``BackgroundTaskManager`` has its own, with its list of tasks (and, with diagnostics, a
+/// ``TaskRecorder`` it tells of each task). A standalone
 /// begin costs one small object and one lock round trip, an end two (the end, then its outcome); a
 /// manager's per-task begin one more (its cap). `Documentation/Engine.md` counts them per face.
 ///
@@ -45,11 +46,6 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         /// How long an expiration handler that arrives off the main actor waits for the cleanups it
         /// sent to the main actor before it ends the assertions anyway.
         var offMainCleanupTimeout: TimeInterval = 1
-        /// Age at which a running task is reported stale; `nil`: never (and no ledger at all when
-        /// there are no observers to tell: the standalone engine).
-        var staleTaskAge: TimeInterval?
-        /// Whether the engine keeps a ledger (a manager's report, counters and events).
-        var keepsLedger = false
         /// How long a handler waits for a call in flight on another thread on an assertion that is
         /// not its own (a manager's expiry covering every task).
         var inFlightBeginTimeout: TimeInterval = 1
@@ -61,7 +57,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         /// The clock of task ages, in seconds; `nil`: the backend's clock.
         var now: (@Sendable () -> TimeInterval)?
 
-        /// One task alone: no cap, no guard, no coalescing, no ledger.
+        /// One task alone: no cap, no guard, no coalescing, no list.
         static let standalone = Options()
     }
 
@@ -69,11 +65,11 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     package static let maximumNameLength = 256
 
     /// The engine of every standalone face (`SafeBackgroundTask`, `ScopedBackgroundTask`,
-    /// `withBackgroundTask`): its tasks carry their own backend and need no ledger.
+    /// `withBackgroundTask`): its tasks carry their own backend and are in no list.
     package static let standalone = TaskEngine(backend: nil, options: .standalone)
 
     let options: Options
-    let lock = EngineLock()
+    package let lock = EngineLock()
     /// A manager's backend; `nil` for ``standalone``, whose tasks carry their own.
     let backend: (any BackgroundTaskBackend)?
     /// Whether this is ``standalone`` (no backend of its own): a flag, as testing the optional
@@ -82,16 +78,17 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// A manager's backend's hooks, read once.
     let hooks: BackgroundTaskBackendHooks?
     /// A manager's clock of ages and timers.
-    let clock: BackendClock
+    package let clock: BackendClock
 
     // MARK: State, under `lock`
 
-    /// A manager's diagnostics: counters, report and observers (it keeps no list of its own).
-    let ledger: TaskLedger?
+    /// A manager's diagnostics (`BackgroundTaskDiagnostics`), which the engine tells of every task
+    /// under its lock; `nil` without diagnostics: nothing is recorded or built for them.
+    package let recorder: (any TaskRecorder)?
     /// A manager's tasks in begin order: every running task, and per-task assertions still being
     /// begun or ended (an expiry must claim them). Expiry, `endAll()` and the coalescing mode walk
-    /// it; the ledger reads it. The standalone engine keeps none (its expiries cover one task each).
-    @exclusivity(unchecked) var tasks = TaskList()
+    /// it; a recorder's reports read it. The standalone engine keeps none (its expiries cover one task each).
+    @exclusivity(unchecked) package var tasks = TaskList()
     /// A manager's running tasks: what its cap counts.
     @exclusivity(unchecked) var runningCount = 0
     @exclusivity(unchecked) var nextNumber: UInt64 = 1
@@ -120,7 +117,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// The backend's reports of the app's state, while the engine holds assertions only then.
     @exclusivity(unchecked) var stateObservation: ApplicationStateObservation?
 
-    package init(backend: (any BackgroundTaskBackend)?, options: Options) {
+    package init(backend: (any BackgroundTaskBackend)?, options: Options, recorder: (any TaskRecorder)? = nil) {
         self.backend = backend
         self.isStandalone = backend == nil
         let hooks = backend?.engineHooks
@@ -134,9 +131,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         if let now = options.now { clock = clock.reading(now) }
         if let schedule = options.schedule { clock = clock.scheduling(schedule) }
         self.clock = clock
-        self.ledger =
-            options.keepsLedger
-            ? TaskLedger(limit: options.maximumOutstandingTasks, staleTaskAge: options.staleTaskAge) : nil
+        self.recorder = recorder
         if options.holdsOnlyInBackground, let reporting = backend?.applicationStateReporting {
             let observation = reporting.observeBackgroundState { [weak self] inBackground in
                 self?.applicationStateChanged(inBackground: inBackground)
@@ -212,11 +207,11 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         isStandalone ? (holder.backend.engineHooks?.clock ?? .system) : clock
     }
 
-    /// Runs `body` under the lock at time `now` (a manager's ledger time, the time of its events).
+    /// Runs `body` under the lock at time `now` (with a recorder: the time of its events).
     @inline(__always)
-    func withLock<Result>(at now: TimeInterval? = nil, _ body: () -> Result) -> Result {
+    package func withLock<Result>(at now: TimeInterval? = nil, _ body: () -> Result) -> Result {
         lock.withLock {
-            if let now, let ledger { ledger.operationTime = now }
+            if let now, let recorder { recorder.operationTime = now }
             return body()
         }
     }

@@ -8,7 +8,7 @@ package typealias ExpirationCleanup = @MainActor @Sendable () -> Void
 /// only this object.
 ///
 /// Its mutable state is read and written only under its engine's lock.
-class AssertionHolder: LedgerEntry, @unchecked Sendable {  // mutable state only under `engine.lock`
+class AssertionHolder: TaskListEntry, @unchecked Sendable {  // mutable state only under `engine.lock`
     /// The engine it belongs to.
     let engine: TaskEngine
     /// The backend its assertion is begun and ended through.

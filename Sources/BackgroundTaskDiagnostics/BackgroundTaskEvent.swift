@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// Something that happened to a background task, as observers see it.

@@ -1,3 +1,5 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
+
 // Apple platforms only: the `os` calls behind `UnifiedLoggingObserver`. Each method is one `os` call
 // per privacy choice, because an `OSLogMessage` (and its privacy) can only be written as a literal at
 // the call site. Everything the observer decides is tested on Linux; these lines are listed in

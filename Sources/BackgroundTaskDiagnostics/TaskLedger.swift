@@ -1,39 +1,18 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// The diagnostics ledger: who began what, where, when, and how it ended; the counters per call site,
 /// the high-water mark, and the events for observers.
 ///
-/// Kept inside the lock of its owner (a ``TaskEngine`` or a ``DiagnosingBackend``), which makes
+/// Kept inside the lock of its owner (a manager's engine, whose recorder it is, or the
+/// ``BackgroundTaskDiagnostics`` of a ``DiagnosingBackend`` or a tracer), which makes
 /// every access exclusive (so no run-time exclusivity checks); its methods only compute and queue
 /// events. Every method called on begin or end does constant work, with no hashing
 /// beyond one call-site look-up per begin (and none when the same call site begins again). The
-/// running tasks are the owner's own objects (``LedgerEntry``), in the owner's own ``TaskList``,
+/// running tasks are the owner's own objects (``TaskListEntry``), in the owner's own ``TaskList``,
 /// which the owner links and unlinks; only ``report(of:)``, ``outstanding(of:)``,
 /// ``heldTasks(of:limit:nameLength:)`` and the stale check walk it.
-package final class TaskLedger {
-    /// How a task finished, and the counter it goes to.
-    package enum Ending {
-        case ended
-        case expired
-        case endedBySafetyNet
-        case notGranted
-        /// A tracer's rescue ended it: counted as expired and as rescued.
-        case rescued
-
-        /// Counts one more ending of this kind (a switch, not a key path: no key path is built per end).
-        package func count(in statistics: inout CallSiteStatistics) {
-            switch self {
-            case .ended: statistics.ended += 1
-            case .expired: statistics.expired += 1
-            case .endedBySafetyNet: statistics.endedBySafetyNet += 1
-            case .notGranted: statistics.notGranted += 1
-            case .rescued:
-                statistics.expired += 1
-                statistics.rescued += 1
-            }
-        }
-    }
-
+package final class TaskLedger: TaskRecorder {
     /// Running tasks are reported as approaching this limit at 80 % of it; `nil`: never.
     package let limit: Int?
     /// `limit` minus a fifth of it, rounded down: 80 % rounded up, computed without overflow.
@@ -57,7 +36,7 @@ package final class TaskLedger {
     /// The clock's time of the current operation; the owner sets it before each operation.
     @exclusivity(unchecked) package var operationTime: TimeInterval = 0
     /// The observers.
-    @exclusivity(unchecked) private(set) var observers: [ObserverRegistration] = []
+    @exclusivity(unchecked) package private(set) var observers: [ObserverRegistration] = []
     /// The running count already reported as approaching the limit, until it falls back below.
     @exclusivity(unchecked) private var limitApproachReported = false
 
@@ -74,59 +53,33 @@ package final class TaskLedger {
     /// Whether observers want events (no event values are made otherwise).
     package var observed: Bool { !observers.isEmpty }
 
-    func addObserver(_ registration: ObserverRegistration) {
+    package func addObserver(_ registration: ObserverRegistration) {
         observers.append(registration)
     }
 
-    func removeObserver(_ registration: ObserverRegistration) {
+    package func removeObserver(_ registration: ObserverRegistration) {
         observers.removeAll { $0 === registration }
-    }
-
-    /// Registers `observer` for the events of this ledger, whose owner's lock is `lock` and whose
-    /// events name `source`. Takes the lock itself: call it outside.
-    ///
-    /// - Returns: A handle that removes the observer.
-    package func addObserver(
-        _ observer: any BackgroundTaskObserver,
-        ownerLock lock: EngineLock,
-        source: AnyObject
-    ) -> BackgroundTaskObserverHandle {
-        let registration = ObserverRegistration(observer, ownerLock: lock, source: ObjectIdentifier(source))
-        lock.withLock { addObserver(registration) }
-        // The ledger is touched only under `lock`, which the removal takes. Strong: a weak reference
-        // would give the ledger a side table, slowing every retain of it.
-        let ledger = HandedOver(self)
-        return BackgroundTaskObserverHandle {
-            lock.withLock { ledger.value.removeObserver(registration) }
-        }
-    }
-
-    /// Waits until every observer has received the events so far. Takes the owner's `lock` itself.
-    package func waitForObservers(ownerLock lock: EngineLock) {
-        for registration in lock.withLock({ observers }) {
-            registration.waitUntilDelivered()
-        }
     }
 
     // MARK: - Recording
 
     /// A begin call: counts it at its call site (the owner links the entry into its list).
-    package func noteBegin(_ entry: LedgerEntry) {
-        entry.statisticsIndex = index(of: entry.callSite)
-        statistics[entry.statisticsIndex].noteBegin(name: entry.name, at: operationTime)
+    package func noteBegin(_ entry: TaskListEntry) {
+        entry.statisticsIndex = Int32(truncatingIfNeeded: index(of: entry.callSite))
+        statistics[Int(entry.statisticsIndex)].noteBegin(name: entry.name, at: operationTime)
     }
 
     /// A begun task was refused before it ran (the owner takes it out of its list).
-    package func noteRefused(_ entry: LedgerEntry, error: BackgroundTaskError) {
-        statistics[entry.statisticsIndex].refused += 1
+    package func noteRefused(_ entry: TaskListEntry, error: BackgroundTaskError) {
+        statistics[Int(entry.statisticsIndex)].refused += 1
         emit(.refused(error), for: entry)
     }
 
     /// A begun task runs from now on (it holds, or waits for, an assertion).
-    package func noteRunning(_ entry: LedgerEntry) {
+    package func noteRunning(_ entry: TaskListEntry) {
         entry.isRunning = true
         runningCount += 1
-        statistics[entry.statisticsIndex].outstanding += 1
+        statistics[Int(entry.statisticsIndex)].outstanding += 1
         if !limitApproachReported, runningCount >= limitThreshold, let limit {
             limitApproachReported = true
             emit(.limitApproaching(outstanding: runningCount, limit: limit), for: entry)
@@ -135,7 +88,12 @@ package final class TaskLedger {
 
     /// The running task got its assertion: it counts toward the high-water mark (only granted tasks
     /// do), and, with `announce`, observers hear ``BackgroundTaskEvent/Kind/began``.
-    package func noteGranted(_ entry: LedgerEntry, announce: Bool = true) {
+    package func noteGranted(_ entry: TaskListEntry) {
+        noteGranted(entry, announce: true)
+    }
+
+    /// As ``noteGranted(_:)``; observers hear of it only with `announce`.
+    package func noteGranted(_ entry: TaskListEntry, announce: Bool) {
         guard entry.isRunning, !entry.isGranted else { return }
         entry.isGranted = true
         grantedCount += 1
@@ -145,7 +103,7 @@ package final class TaskLedger {
 
     /// The expiry of a running task began while it keeps running: observers hear
     /// ``BackgroundTaskEvent/Kind/expired``. `false` when it is not running or was reported already.
-    package func noteExpiring(_ entry: LedgerEntry) -> Bool {
+    package func noteExpiring(_ entry: TaskListEntry) -> Bool {
         guard entry.isRunning, !entry.expiryReported else { return false }
         entry.expiryReported = true
         emit(.expired, for: entry)
@@ -155,18 +113,23 @@ package final class TaskLedger {
     /// The running task finished; with `announce`, observers hear the ending's event. Does nothing
     /// if it is not running. With `unlinking`, the entry also leaves the list (the owner may keep it
     /// linked while a system call for it is still in flight, and unlinks it later).
-    package func noteFinished(_ entry: LedgerEntry, as ending: Ending, announce: Bool = true) {
+    package func noteFinished(_ entry: TaskListEntry, as ending: TaskEnding) {
+        noteFinished(entry, as: ending, announce: true)
+    }
+
+    /// As ``noteFinished(_:as:)``; observers hear of it only with `announce`.
+    package func noteFinished(_ entry: TaskListEntry, as ending: TaskEnding, announce: Bool) {
         guard entry.isRunning else { return }
         entry.isRunning = false
         runningCount -= 1
         if entry.isGranted { grantedCount -= 1 }
-        ending.count(in: &statistics[entry.statisticsIndex])
-        statistics[entry.statisticsIndex].outstanding -= 1
+        ending.count(in: &statistics[Int(entry.statisticsIndex)])
+        statistics[Int(entry.statisticsIndex)].outstanding -= 1
         if announce, observed { emit(Self.event(for: ending), for: entry) }
         if runningCount < limitThreshold { limitApproachReported = false }
     }
 
-    private static func event(for ending: Ending) -> BackgroundTaskEvent.Kind {
+    private static func event(for ending: TaskEnding) -> BackgroundTaskEvent.Kind {
         switch ending {
         case .ended: .ended
         case .expired: .expired
@@ -174,6 +137,22 @@ package final class TaskLedger {
         case .notGranted: .refused(.notGranted)
         case .rescued: .rescued
         }
+    }
+
+    /// The expiration handler covering `entry` started: observers hear
+    /// ``BackgroundTaskEvent/Kind/expirationHandlerEntered``.
+    package func noteExpirationHandlerEntered(_ entry: TaskListEntry) {
+        emit(.expirationHandlerEntered, for: entry)
+    }
+
+    /// The expiration handler covering `entry` returned after `duration` seconds.
+    package func noteExpirationHandlerExited(_ entry: TaskListEntry, duration: TimeInterval) {
+        emit(.expirationHandlerExited(duration: duration), for: entry)
+    }
+
+    /// `entry` (a coalescing manager's shared assertion) reached the stale age.
+    package func noteStale(_ entry: TaskListEntry, age: TimeInterval) {
+        emit(.stale(age: age), for: entry)
     }
 
     /// What a tracer saw happen to an assertion, counted at its call site and told to observers.
@@ -184,16 +163,16 @@ package final class TaskLedger {
     }
 
     /// Counts an anomaly of `entry`'s assertion and tells the observers.
-    package func note(_ anomaly: Anomaly, for entry: LedgerEntry) {
+    package func note(_ anomaly: Anomaly, for entry: TaskListEntry) {
         switch anomaly {
         case .heldAfterHandlers:
-            statistics[entry.statisticsIndex].heldAfterHandlers += 1
+            statistics[Int(entry.statisticsIndex)].heldAfterHandlers += 1
             emit(.heldAfterExpirationHandlers, for: entry)
         case .doubleEnd:
-            statistics[entry.statisticsIndex].doubleEnds += 1
+            statistics[Int(entry.statisticsIndex)].doubleEnds += 1
             emit(.endedTwice, for: entry)
         case .endedAfterRescue:
-            statistics[entry.statisticsIndex].endedAfterRescue += 1
+            statistics[Int(entry.statisticsIndex)].endedAfterRescue += 1
             emit(.endedAfterRescue, for: entry)
         }
     }
@@ -245,7 +224,7 @@ package final class TaskLedger {
     /// Hands an event about `entry` to each observer's buffer, if there are observers: under the
     /// owner's lock, so observers get events in the order the lock saw the operations; the observers
     /// themselves run later, on their own queues.
-    package func emit(_ kind: BackgroundTaskEvent.Kind, for entry: LedgerEntry) {
+    package func emit(_ kind: BackgroundTaskEvent.Kind, for entry: TaskListEntry) {
         guard observed else { return }
         for registration in observers {
             registration.enqueue(kind, for: entry, number: entry.number, time: operationTime)
@@ -261,8 +240,8 @@ package final class TaskLedger {
         var entry = tasks.head
         while let current = entry {
             if current.isRunning {
-                oldest[current.statisticsIndex] = max(
-                    oldest[current.statisticsIndex] ?? 0, operationTime - current.beganAt)
+                oldest[Int(current.statisticsIndex)] = max(
+                    oldest[Int(current.statisticsIndex)] ?? 0, operationTime - current.beganAt)
             }
             entry = current.next
         }
@@ -328,5 +307,20 @@ package final class TaskLedger {
             entry = current.next
         }
         return tasks
+    }
+}
+
+extension TaskEnding {
+    /// Counts one more ending of this kind (a switch, not a key path: no key path is built per end).
+    func count(in statistics: inout CallSiteStatistics) {
+        switch self {
+        case .ended: statistics.ended += 1
+        case .expired: statistics.expired += 1
+        case .endedBySafetyNet: statistics.endedBySafetyNet += 1
+        case .notGranted: statistics.notGranted += 1
+        case .rescued:
+            statistics.expired += 1
+            statistics.rescued += 1
+        }
     }
 }

@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Dispatch
 import Foundation
 
@@ -12,12 +13,12 @@ import Foundation
 /// already holds, so an event costs no lock round trip of its own; and it holds events in a compact
 /// form (the kind, the ledger entry, its number and the time), made into ``BackgroundTaskEvent``
 /// values on the observer's queue, off the operation's path.
-final class ObserverRegistration: @unchecked Sendable {  // the buffer is only touched under `ownerLock`
+package final class ObserverRegistration: @unchecked Sendable {  // the buffer is only touched under `ownerLock`
     /// An event waiting for delivery: the entry's name and call site never change, so they are read
     /// when the event is delivered.
     private struct PendingEvent {
         let kind: BackgroundTaskEvent.Kind
-        let entry: LedgerEntry
+        let entry: TaskListEntry
         let number: UInt64
         let time: TimeInterval
     }
@@ -35,7 +36,7 @@ final class ObserverRegistration: @unchecked Sendable {  // the buffer is only t
     @exclusivity(unchecked) private var delivering: [PendingEvent] = []
 
     /// A registration for a ledger guarded by `ownerLock`, whose events' task IDs name `source`.
-    init(_ observer: any BackgroundTaskObserver, ownerLock: EngineLock, source: ObjectIdentifier) {
+    package init(_ observer: any BackgroundTaskObserver, ownerLock: EngineLock, source: ObjectIdentifier) {
         self.observer = observer
         self.ownerLock = ownerLock
         self.source = source
@@ -44,7 +45,8 @@ final class ObserverRegistration: @unchecked Sendable {  // the buffer is only t
 
     /// Adds one event about `entry` to the buffer; schedules a delivery if none is pending. Never
     /// calls the observer. Called under the owner's lock, so events keep the order the owner saw.
-    func enqueue(_ kind: BackgroundTaskEvent.Kind, for entry: LedgerEntry, number: UInt64, time: TimeInterval) {
+    package func enqueue(_ kind: BackgroundTaskEvent.Kind, for entry: TaskListEntry, number: UInt64, time: TimeInterval)
+    {
         pending.append(PendingEvent(kind: kind, entry: entry, number: number, time: time))
         guard !deliveryScheduled else { return }
         deliveryScheduled = true
@@ -57,7 +59,7 @@ final class ObserverRegistration: @unchecked Sendable {  // the buffer is only t
 
     /// Waits until every event enqueued so far has been delivered. Must not be called under the
     /// owner's lock.
-    func waitUntilDelivered() {
+    package func waitUntilDelivered() {
         queue.sync { deliver() }
     }
 

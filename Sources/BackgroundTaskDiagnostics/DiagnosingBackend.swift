@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// A backend that passes every call through to another one and keeps the diagnostics ledger of every
@@ -31,51 +32,24 @@ import Foundation
 /// the system terminates the app for), and is counted as expired, not ended, when it is.
 /// The handler is timed: observers get ``BackgroundTaskEvent/Kind/expirationHandlerEntered`` and
 /// ``BackgroundTaskEvent/Kind/expirationHandlerExited(duration:)`` around it.
-public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBackend, DefaultBackendFallThroughReceiving,
-    CriticalMomentReporting,
-    @unchecked Sendable  // mutable state only under `lock`
+public final class DiagnosingBackend: BackgroundTaskBackend, BackgroundTaskDiagnosing, CallSiteAwareBackend,
+    DefaultBackendFallThroughReceiving, CriticalMomentReporting,
+    @unchecked Sendable  // mutable state only under the diagnostics' lock
 {
-    /// What a diagnosing backend watches for.
-    public struct Configuration: Sendable, Equatable {
-        /// Age at which an assertion still held is reported stale (``BackgroundTaskEvent/Kind/stale(age:)``),
-        /// checked on every begin and end and by ``DiagnosingBackend/checkStaleTasks()``; `nil`,
-        /// negative, NaN or infinite turn the check off. Default 30 s, the age of iOS's own warning.
-        public var staleTaskAge: TimeInterval? = 30
-        /// Held assertions at which observers are warned (``BackgroundTaskEvent/Kind/limitApproaching(outstanding:limit:)``
-        /// at 80 % of it); `nil` turns the warning off, and so does `0` or less. Default 1000, about
-        /// iOS's own limit, beyond which the app is killed with `0xbada5e47`. `Int.max` is accepted
-        /// (the warning then never comes).
-        public var assertionLimit: Int? = 1000
-
-        /// The defaults: stale after 30 s, limit 1000.
-        public init() {}
-
-        /// A configuration with the values given and the defaults for the rest.
-        ///
-        /// - Parameters:
-        ///   - staleTaskAge: See ``staleTaskAge``.
-        ///   - assertionLimit: See ``assertionLimit``.
-        public init(staleTaskAge: TimeInterval? = 30, assertionLimit: Int? = 1000) {
-            self.staleTaskAge = staleTaskAge
-            self.assertionLimit = assertionLimit
-        }
-    }
+    /// What a diagnosing backend watches for: the same as any owner's diagnostics.
+    public typealias Configuration = BackgroundTaskDiagnostics.Configuration
 
     /// The backend every call is passed to.
     public let wrapped: any BackgroundTaskBackend
     /// The configuration in force.
     public let configuration: Configuration
-    /// The wrapped backend's clock: its virtual time on the simulator, the system's uptime otherwise.
-    private let clock: BackendClock
     private let wrappedHooks: BackgroundTaskBackendHooks?
-    private let lock = EngineLock()
-    private let ledger: TaskLedger
-    // Guarded by `lock`, which makes every access exclusive: no run-time exclusivity checks.
-    @exclusivity(unchecked) private var nextNumber: UInt64 = 1
-    /// The assertions held, by identifier.
-    @exclusivity(unchecked) private var held = IdentifierTable<LedgerEntry>()
-    /// The assertions running, in begin order.
-    @exclusivity(unchecked) private var tasks = TaskList()
+    /// The ledger, its lock and clock (the wrapped backend's: its virtual time on the simulator), the
+    /// report and the observers.
+    public let diagnostics: BackgroundTaskDiagnostics
+    /// The assertions held, by identifier. Guarded by the diagnostics' lock, which makes every
+    /// access exclusive: no run-time exclusivity checks.
+    @exclusivity(unchecked) private var held = IdentifierTable<TaskListEntry>()
     /// Told synchronously, outside the lock, of the moments a flight recorder must write at once.
     package let criticalMoments = CriticalMoments()
     /// Its hooks, made once (set at the end of `init`, read-only after).
@@ -91,8 +65,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         self.wrapped = backend
         self.configuration = configuration
         self.wrappedHooks = backend.engineHooks
-        self.clock = wrappedHooks?.clock ?? .system
-        self.ledger = TaskLedger(limit: configuration.assertionLimit, staleTaskAge: configuration.staleTaskAge)
+        self.diagnostics = BackgroundTaskDiagnostics(
+            configuration: configuration, clock: wrappedHooks?.clock ?? .system)
         hooks = BackgroundTaskBackendHooks(
             callSiteAware: self, clock: wrappedHooks?.clock, mainActorHop: wrappedHooks?.mainActorHop,
             inFlightBeginWaitLimit: wrappedHooks?.inFlightBeginWaitLimit)
@@ -129,17 +103,9 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         callSite: BackgroundTaskCallSite,
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier? {
-        let now = clock.now()
-        let entry = LedgerEntry(number: 0, name: name, callSite: callSite, beganAt: now)
-        withLock(at: now) {
-            entry.number = nextNumber
-            nextNumber += 1
-            ledger.checkStale(in: &tasks)
-            ledger.noteBegin(entry)
-            tasks.append(entry)
-            ledger.noteRunning(entry)
-        }
-        scheduleStaleCheck()
+        let now = diagnostics.clock.now()
+        let entry = TaskListEntry(number: 0, name: name, callSite: callSite, beganAt: now)
+        diagnostics.began(entry, at: now)
         let handler = expirationHandler.map { handler in
             { @MainActor @Sendable [self] in self.runExpirationHandler(handler, entry: entry) }
         }
@@ -149,7 +115,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
             } else {
                 wrapped.beginBackgroundTask(named: name, expirationHandler: handler)
             }
-        withLock(at: nil) {
+        diagnostics.withLedger(at: nil) { ledger, tasks in
             guard let identifier else {
                 ledger.noteFinished(entry, as: .notGranted)
                 tasks.remove(entry)
@@ -171,7 +137,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
 
     /// Ends an assertion through the wrapped backend, counted as caught by the safety net.
     package func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
-        let lastEnded = withLock(at: clock.now()) { () -> Bool in
+        let lastEnded = diagnostics.withLedger(at: diagnostics.clock.now()) { ledger, tasks -> Bool in
             ledger.checkStale(in: &tasks)
             // A foreign or ended identifier: nothing to record.
             guard let entry = held.remove(identifier.rawValue) else { return false }
@@ -207,52 +173,9 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
         wrapped.backgroundTimeRemaining
     }
 
-    // MARK: - Diagnostics
-
-    /// What the assertions begun through this backend did, per call site, and which are still held.
-    /// See `Documentation/Diagnostics.md`.
-    public func report() -> BackgroundTaskReport {
-        withLock(at: clock.now()) { ledger.report(of: tasks) }
-    }
-
-    /// The assertions still held, in begin order, with their names, call sites and ages.
-    public var outstandingTasks: [OutstandingBackgroundTask] {
-        withLock(at: clock.now()) { ledger.outstanding(of: tasks) }
-    }
-
-    /// Adds an observer of the events of every assertion begun through this backend from now on.
-    /// Each observer gets them in order, on a queue of its own, never under a lock.
-    ///
-    /// - Returns: A handle that removes the observer.
-    @discardableResult
-    public func addObserver(_ observer: any BackgroundTaskObserver) -> BackgroundTaskObserverHandle {
-        ledger.addObserver(observer, ownerLock: lock, source: self)
-    }
-
-    /// Adds a closure that observes the events of every assertion begun through this backend.
-    ///
-    /// - Returns: A handle that removes the observer.
-    @discardableResult
-    public func addObserver(_ handler: @escaping @Sendable (BackgroundTaskEvent) -> Void)
-        -> BackgroundTaskObserverHandle
-    {
-        addObserver(ClosureBackgroundTaskObserver(handler))
-    }
-
-    /// Reports assertions that became stale since the last begin or end. The package runs no thread
-    /// or timer of its own: call this from a timer of yours if assertions may sit idle for long.
-    public func checkStaleTasks() {
-        withLock(at: clock.now()) { ledger.checkStale(in: &tasks) }
-    }
-
     /// The assertions held, oldest first, for a flight recorder's snapshot (`BackgroundTaskFieldTelemetry`).
     package func heldTasks(limit: Int, maximumNameLength: Int) -> (tasks: [HeldTaskSummary], omitted: Int) {
-        withLock(at: clock.now()) { ledger.heldTasks(of: tasks, limit: limit, nameLength: maximumNameLength) }
-    }
-
-    /// Waits until every observer has received the events so far (for tests).
-    public func waitForObservers() {
-        ledger.waitForObservers(ownerLock: lock)
+        diagnostics.heldTasks(limit: limit, maximumNameLength: maximumNameLength)
     }
 
     // MARK: - Private
@@ -260,35 +183,11 @@ public final class DiagnosingBackend: BackgroundTaskBackend, CallSiteAwareBacken
     /// The system's handler for `entry`'s assertion: reports the expiry, then times the caller's
     /// handler.
     @MainActor
-    private func runExpirationHandler(_ handler: @MainActor @Sendable () -> Void, entry: LedgerEntry) {
-        let reported = withLock(at: clock.now()) { () -> Bool in
-            guard ledger.noteExpiring(entry) else { return false }
-            ledger.emit(.expirationHandlerEntered, for: entry)
-            return true
-        }
-        let start = clock.now()
+    private func runExpirationHandler(_ handler: @MainActor @Sendable () -> Void, entry: TaskListEntry) {
+        let reported = diagnostics.handlerEntered(entry)
+        let start = diagnostics.clock.now()
         handler()
         guard reported else { return }
-        let end = clock.now()
-        withLock(at: end) {
-            entry.expiryHandlerReturned = true
-            ledger.emit(.expirationHandlerExited(duration: end - start), for: entry)
-        }
-    }
-
-    /// On a backend with a virtual clock (the simulator), checks for stale assertions once this one
-    /// reaches the stale age, so the event comes with the simulator's own warning. Never a timer on a
-    /// real clock.
-    private func scheduleStaleCheck() {
-        guard clock.isVirtual, let age = ledger.staleTaskAge else { return }
-        clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
-    }
-
-    /// Runs `body` under the lock at time `now` (when given; the time of its events).
-    private func withLock<Result>(at now: TimeInterval?, _ body: () -> Result) -> Result {
-        lock.withLock {
-            if let now { ledger.operationTime = now }
-            return body()
-        }
+        diagnostics.handlerExited(entry, start: start, end: diagnostics.clock.now())
     }
 }

@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// An observer that writes every background task to Apple's unified logging: a message per event in

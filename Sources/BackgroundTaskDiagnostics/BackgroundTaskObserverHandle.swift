@@ -1,3 +1,5 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
+
 /// An observer added with `addObserver`: ``remove()`` stops its events.
 ///
 /// Dropping the handle does not remove the observer (so `addObserver` can be called for its effect

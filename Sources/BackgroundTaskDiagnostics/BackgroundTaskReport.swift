@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// Everything a manager (or a ``DiagnosingBackend``) knows about the tasks begun through it, as a

@@ -1,3 +1,5 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
+
 /// Identifiers to objects, for `DiagnosingBackend`'s held assertions: open addressing with linear
 /// probing on the raw value and a multiplicative hash.
 ///

@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// What one call site's background tasks did: the counters of a ``BackgroundTaskReport``.

@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// A moment a flight recorder must write at once, on the thread where it happens, because the process

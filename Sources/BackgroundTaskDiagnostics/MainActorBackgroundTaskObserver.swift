@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Dispatch
 
 /// An observer whose events arrive on the main actor, one at a time and in order: the natural form
@@ -36,7 +37,7 @@ struct MainActorObserverAdapter: BackgroundTaskObserver {
     }
 }
 
-extension BackgroundTaskManager {
+extension BackgroundTaskDiagnostics {
     /// Adds an observer whose events arrive on the main actor, in order.
     ///
     /// - Parameter observer: The observer, held until the returned handle removes it.
@@ -47,13 +48,13 @@ extension BackgroundTaskManager {
     }
 }
 
-extension DiagnosingBackend {
+extension BackgroundTaskDiagnosing {
     /// Adds an observer whose events arrive on the main actor, in order.
     ///
     /// - Parameter observer: The observer, held until the returned handle removes it.
     /// - Returns: A handle that removes the observer.
     @discardableResult
     public func addObserver(_ observer: some MainActorBackgroundTaskObserver) -> BackgroundTaskObserverHandle {
-        addObserver(MainActorObserverAdapter(observer: observer))
+        diagnostics.addObserver(observer)
     }
 }

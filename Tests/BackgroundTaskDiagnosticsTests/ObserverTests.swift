@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import Dispatch
 import Foundation
@@ -14,7 +15,7 @@ struct ObserverTests {
             $0.maximumOutstandingTasks = 10
         }
         let log = EventLog()
-        manager.addObserver { log.record($0) }
+        manager.diagnostics!.addObserver { log.record($0) }
         try manager.beginTask("Ended", fileID: "App/A.swift", line: 3, function: "a()").end()
         var forgotten: SafeBackgroundTask? = try manager.beginTask("Forgotten")
         _ = forgotten
@@ -26,7 +27,7 @@ struct ObserverTests {
         #expect(expiring.state == .expired)
         simulator.faults = [.notGranted(callingHandler: false)]
         #expect(throws: BackgroundTaskError.notGranted) { try manager.beginTask("Refused") }
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
 
         #expect(
             log.kinds == [
@@ -47,12 +48,12 @@ struct ObserverTests {
         let simulator = BackgroundTaskSimulator()
         let manager = makeDiagnosedManager(simulator) { $0.maximumOutstandingTasks = 5 }
         let log = EventLog()
-        manager.addObserver { log.record($0) }
+        manager.diagnostics!.addObserver { log.record($0) }
         var tasks = try (1...5).map { try manager.beginTask("Job \($0)") }
         tasks.removeLast().end()
         tasks.removeLast().end()  // 3 running: below 80 % again
         tasks.append(try manager.beginTask("Again"))  // 4 running: crossing again
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
         let approaching = log.kinds.filter { if case .limitApproaching = $0 { true } else { false } }
         #expect(
             approaching == [.limitApproaching(outstanding: 4, limit: 5), .limitApproaching(outstanding: 4, limit: 5)])
@@ -63,15 +64,15 @@ struct ObserverTests {
         let simulator = BackgroundTaskSimulator()
         let manager = makeDiagnosedManager(simulator)
         let log = EventLog()
-        manager.addObserver { event in
+        manager.diagnostics!.addObserver { event in
             log.record(event)
             if event.kind == .began, event.name == "Outer" {
                 try? manager.beginTask("From the observer").end()
             }
         }
         try manager.beginTask("Outer").end()
-        manager.waitForObservers()
-        manager.waitForObservers()  // the observer's own operations were queued behind the first batch
+        manager.diagnostics!.waitForObservers()
+        manager.diagnostics!.waitForObservers()  // the observer's own operations were queued behind the first batch
         #expect(log.names.contains("From the observer"))
         try simulator.expectEveryAssertionEndedOnce()
     }
@@ -81,14 +82,14 @@ struct ObserverTests {
         let manager = makeDiagnosedManager(simulator)
         let release = DispatchSemaphore(value: 0)
         let log = EventLog()
-        manager.addObserver { event in
+        manager.diagnostics!.addObserver { event in
             release.wait()
             log.record(event)
         }
         for index in 1...20 { try manager.beginTask("Job \(index)").end() }  // returns at once
         #expect(log.all.isEmpty)
         for _ in 1...40 { release.signal() }
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
         #expect(log.all.count == 40)
         try simulator.expectEveryAssertionEndedOnce()
     }
@@ -97,12 +98,12 @@ struct ObserverTests {
         let simulator = BackgroundTaskSimulator()
         let manager = makeDiagnosedManager(simulator)
         let log = EventLog()
-        manager.addObserver { log.record($0) }
+        manager.diagnostics!.addObserver { log.record($0) }
         simulator.enterBackground()
         let first = try manager.beginTask("Close database") { simulator.spend(2) }
         let second = try manager.beginTask("Flush log") { simulator.spend(0.5) }
         simulator.advance(by: 40)
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
         let handlerEvents = log.all.filter { event in
             switch event.kind {
             case .expirationHandlerEntered, .expirationHandlerExited: true
@@ -131,25 +132,26 @@ struct ObserverTests {
             backend: UnlimitedBackend(),
             configuration: BackgroundTaskManager.Configuration(),
             schedule: nil,
-            now: { clock.value }
+            now: { clock.value },
+            diagnostics: .init()
         )
         let log = EventLog()
-        manager.addObserver { log.record($0) }
+        manager.diagnostics!.addObserver { log.record($0) }
         let old = try manager.beginTask("Old", fileID: "App/Old.swift", line: 9, function: "old()")
         clock.withLock { $0 += 10 }
         let young = try manager.beginTask("Young")
         clock.withLock { $0 += 25 }  // Old is 35 s old, Young 25 s
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
         #expect(!log.kinds.contains { if case .stale = $0 { true } else { false } })
         try manager.beginTask("Trigger").end()
         try manager.beginTask("Again").end()  // Old is not reported twice
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
         let stale = log.all.filter { if case .stale = $0.kind { true } else { false } }
         #expect(stale.map(\.kind) == [.stale(age: 35)])
         #expect(stale.first?.callSite == BackgroundTaskCallSite(fileID: "App/Old.swift", line: 9, function: "old()"))
         clock.withLock { $0 += 10 }
-        manager.checkStaleTasks()  // Young is 35 s old now
-        manager.waitForObservers()
+        manager.diagnostics!.checkStaleTasks()  // Young is 35 s old now
+        manager.diagnostics!.waitForObservers()
         #expect(log.all.filter { if case .stale = $0.kind { true } else { false } }.map(\.name) == ["Old", "Young"])
         old.end()
         young.end()
@@ -159,14 +161,15 @@ struct ObserverTests {
         let simulator = BackgroundTaskSimulator()
         var configuration = BackgroundTaskManager.Configuration()
         configuration.coalescesAssertions = false  // the task's own assertion is the one iOS warns about
-        let manager = BackgroundTaskManager(backend: simulator, configuration: configuration)  // no clock or timer
+        // No clock or timer of the test's.
+        let manager = BackgroundTaskManager(backend: simulator, configuration: configuration, diagnostics: .init())
         let log = EventLog()
-        manager.addObserver { log.record($0) }
+        manager.diagnostics!.addObserver { log.record($0) }
         let task = try manager.beginTask("Saving library", fileID: "App/Library.swift", line: 7, function: "save()")
         simulator.advance(by: 12.25)
         #expect(manager.outstandingTasks.map(\.age) == [12.25])  // ages on the virtual clock
         simulator.advance(by: 27.75)
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
         let warning = simulator.log.first {
             if case .console(.taskCreatedTooLongAgo) = $0.event { true } else { false }
         }
@@ -181,11 +184,11 @@ struct ObserverTests {
         let simulator = BackgroundTaskSimulator()
         let manager = makeDiagnosedManager(simulator)
         let log = EventLog()
-        manager.addObserver { log.record($0) }
+        manager.diagnostics!.addObserver { log.record($0) }
         try manager.beginTask("Quick").end()
         simulator.advance(by: 100)
-        manager.checkStaleTasks()
-        manager.waitForObservers()
+        manager.diagnostics!.checkStaleTasks()
+        manager.diagnostics!.waitForObservers()
         #expect(!log.all.contains { if case .stale = $0.kind { true } else { false } })
     }
 }

@@ -1,3 +1,4 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskDiagnostics
 import BackgroundTaskKit
 import Testing
 

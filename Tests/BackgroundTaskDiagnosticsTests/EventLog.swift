@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 
 /// A unified-logging writer that writes nothing (for observers whose intervals alone are checked).

@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import TestSupport
 import Testing
@@ -231,7 +232,8 @@ struct DiagnosingBackendTests {
     @Test func aCoalescingManagersLeakIsReportedAsCaughtByTheSafetyNetOnceTheLingerIsOver() throws {
         let simulator = BackgroundTaskSimulator()
         let diagnostics = DiagnosingBackend(wrapping: simulator)
-        let manager = BackgroundTaskManager(backend: diagnostics)  // coalescing, 0.5 s linger on the virtual clock
+        // Coalescing, 0.5 s linger on the virtual clock.
+        let manager = BackgroundTaskManager(backend: diagnostics, diagnostics: .init())
         var task: SafeBackgroundTask? = try manager.beginTask("Forgotten", fileID: "F", line: 16, function: "f()")
         _ = task
         task = nil
@@ -241,7 +243,7 @@ struct DiagnosingBackendTests {
         #expect(simulator.outstanding.isEmpty)
         let statistics = try #require(counters(diagnostics.report(), line: 16))
         #expect((statistics.endedBySafetyNet, statistics.ended, statistics.outstanding) == (1, 0, 0))
-        #expect(manager.report().callSites.first?.endedBySafetyNet == 1)
+        #expect(manager.diagnostics!.report().callSites.first?.endedBySafetyNet == 1)
     }
 
     @Test func endingAForeignOrEndedIdentifierChangesNoCounter() {

@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import Testing
 
@@ -47,11 +48,11 @@ struct UnifiedLoggingObserverTests {
         let simulator = BackgroundTaskSimulator()
         let manager = makeDiagnosedManager(simulator)
         let writer = RecordingLogWriter()
-        manager.addObserver(UnifiedLoggingObserver(writer: writer))
+        manager.diagnostics!.addObserver(UnifiedLoggingObserver(writer: writer))
         let task = try begin(manager, "Sync inbox")
         simulator.advance(by: 2.5)
         task.end()
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
 
         #expect(
             writer.calls == [
@@ -67,11 +68,11 @@ struct UnifiedLoggingObserverTests {
         let simulator = BackgroundTaskSimulator()
         let manager = makeDiagnosedManager(simulator)
         let writer = RecordingLogWriter()
-        manager.addObserver(UnifiedLoggingObserver(writer: writer))
+        manager.diagnostics!.addObserver(UnifiedLoggingObserver(writer: writer))
         simulator.enterBackground()
         let task = try manager.beginTask("Upload") { simulator.spend(1.5) }
         simulator.advance(by: 40)
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
 
         #expect(task.state == .expired)
         #expect(
@@ -90,11 +91,11 @@ struct UnifiedLoggingObserverTests {
         let simulator = BackgroundTaskSimulator()
         let manager = makeDiagnosedManager(simulator)
         let writer = RecordingLogWriter()
-        manager.addObserver(UnifiedLoggingObserver(writer: writer))
+        manager.diagnostics!.addObserver(UnifiedLoggingObserver(writer: writer))
         var task: SafeBackgroundTask? = try begin(manager, "Forgotten", line: 42)
         _ = task
         task = nil
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
 
         #expect(writer.intervalCalls == [.begin(1, name: "Forgotten", .private), .end(1, .endedBySafetyNet)])
         let fault = try #require(writer.logs.last)
@@ -112,9 +113,9 @@ struct UnifiedLoggingObserverTests {
             let writer = RecordingLogWriter()
             var configuration = UnifiedLoggingObserver<RecordingLogWriter>.Configuration()
             if privacy == .public { configuration.taskNamePrivacy = .public }
-            manager.addObserver(UnifiedLoggingObserver(writer: writer, configuration: configuration))
+            manager.diagnostics!.addObserver(UnifiedLoggingObserver(writer: writer, configuration: configuration))
             try begin(manager, "Album \"Holidays\"").end()
-            manager.waitForObservers()
+            manager.diagnostics!.waitForObservers()
 
             #expect(writer.calls.count == 4)
             for call in writer.calls {
@@ -131,9 +132,9 @@ struct UnifiedLoggingObserverTests {
         let writer = RecordingLogWriter()
         var configuration = UnifiedLoggingObserver<RecordingLogWriter>.Configuration()
         configuration.logsRoutineEvents = false
-        manager.addObserver(UnifiedLoggingObserver(writer: writer, configuration: configuration))
+        manager.diagnostics!.addObserver(UnifiedLoggingObserver(writer: writer, configuration: configuration))
         try begin(manager, "Quiet").end()
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
         #expect(writer.calls == [.begin(1, name: "Quiet", .private), .end(1, .ended)])
     }
 
@@ -142,11 +143,11 @@ struct UnifiedLoggingObserverTests {
         let manager = makeDiagnosedManager(simulator) { $0.maximumOutstandingTasks = 5 }
         let writer = RecordingLogWriter()
         let observer = UnifiedLoggingObserver(writer: writer)
-        manager.addObserver(observer)
+        manager.diagnostics!.addObserver(observer)
         let tasks = try (1...5).map { try begin(manager, "Job \($0)") }
         #expect(throws: BackgroundTaskError.limitReached(limit: 5)) { try begin(manager, "One too many") }
         simulator.advance(by: 31)  // the simulator's clock checks for stale tasks at 30 s
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
 
         let errors = writer.logs.compactMap { call -> String? in
             if case .log(.error, let text, _, _) = call { text } else { nil }
@@ -157,7 +158,7 @@ struct UnifiedLoggingObserverTests {
         #expect(errors[2...].allSatisfy { $0.hasPrefix("still running after 30 s") })
         #expect(observer.openIntervalCount == 5)
         for task in tasks { task.end() }
-        manager.waitForObservers()
+        manager.diagnostics!.waitForObservers()
         #expect(observer.openIntervalCount == 0)
     }
 
@@ -166,18 +167,18 @@ struct UnifiedLoggingObserverTests {
         let first = makeDiagnosedManager(simulator)
         let second = makeDiagnosedManager(simulator)
         let observer = UnifiedLoggingObserver(writer: RecordingLogWriter())
-        first.addObserver(observer)
-        second.addObserver(observer)
+        first.diagnostics!.addObserver(observer)
+        second.diagnostics!.addObserver(observer)
         let a = try begin(first, "A")  // number 1 at its manager
         let b = try begin(second, "B")  // number 1 at its manager too
-        first.waitForObservers()
-        second.waitForObservers()
+        first.diagnostics!.waitForObservers()
+        second.diagnostics!.waitForObservers()
         #expect(observer.openIntervalCount == 2)
         a.end()
-        first.waitForObservers()
+        first.diagnostics!.waitForObservers()
         #expect(observer.openIntervalCount == 1)
         b.end()
-        second.waitForObservers()
+        second.diagnostics!.waitForObservers()
         #expect(observer.openIntervalCount == 0)
     }
 

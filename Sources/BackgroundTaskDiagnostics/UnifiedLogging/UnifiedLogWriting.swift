@@ -1,3 +1,5 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
+
 /// The calls ``UnifiedLoggingObserver`` makes on Apple's unified logging: one `os.Logger` message and
 /// one `OSSignposter` interval per task, with events inside it.
 ///

@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import Foundation
 import Testing
@@ -15,7 +16,8 @@ func makeDiagnosedManager(
         backend: simulator,
         configuration: configuration,
         schedule: { delay, work in simulator.schedule(after: delay, work) },
-        now: { simulator.now }
+        now: { simulator.now },
+        diagnostics: .init()
     )
 }
 
@@ -44,7 +46,7 @@ struct LedgerTests {
         simulator.advance(by: 30)  // expires "Expiring" and "Third"
         #expect([expiring.state, third.state] == [.expired, .expired])
 
-        let statistics = try #require(manager.report().callSites.first)
+        let statistics = try #require(manager.diagnostics!.report().callSites.first)
         #expect(statistics.callSite == BackgroundTaskCallSite(fileID: "App/Sync.swift", line: 10, function: "sync()"))
         #expect(statistics.begun == 7)
         #expect(statistics.ended == 2)
@@ -67,7 +69,7 @@ struct LedgerTests {
         let young = try manager.beginTask("Young", fileID: "App/A.swift", line: 1, function: "a()")
         let other = try manager.beginTask("Other", fileID: "App/B.swift", line: 2, function: "b()")
         simulator.advance(by: 5)
-        let report = manager.report()
+        let report = manager.diagnostics!.report()
         #expect(report.callSites.map(\.callSite.fileID) == ["App/A.swift", "App/B.swift"])
         #expect(report.callSites.map(\.outstanding) == [2, 1])
         #expect(report.callSites.map(\.oldestOutstandingAge) == [15, 5])
@@ -82,9 +84,9 @@ struct LedgerTests {
         let first = try (1...5).map { try manager.beginTask("Burst \($0)") }
         for task in first { task.end() }
         let second = try (1...3).map { try manager.beginTask("Trickle \($0)") }
-        #expect(manager.report().outstandingHighWaterMark == 5)
+        #expect(manager.diagnostics!.report().outstandingHighWaterMark == 5)
         for task in second { task.end() }
-        #expect(manager.report().outstandingHighWaterMark == 5)
+        #expect(manager.diagnostics!.report().outstandingHighWaterMark == 5)
     }
 
     @Test func namesPerCallSiteAreBounded() throws {
@@ -93,8 +95,8 @@ struct LedgerTests {
         for index in 1...50 {
             try manager.beginTask("Write \(index)", fileID: "C.swift", line: 1, function: "w()").end()
         }
-        #expect(manager.report().callSites.first?.names.count == CallSiteStatistics.maximumNames)
-        #expect(manager.report().callSites.first?.begun == 50)
+        #expect(manager.diagnostics!.report().callSites.first?.names.count == CallSiteStatistics.maximumNames)
+        #expect(manager.diagnostics!.report().callSites.first?.begun == 50)
     }
 
     // MARK: - The JSON encoding
@@ -108,14 +110,14 @@ struct LedgerTests {
         simulator.advance(by: 12)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(manager.report())
+        let json = try encoder.encode(manager.diagnostics!.report())
         // Compared as JSON values: the same keys and values, whatever the whitespace.
         let encoded = try JSONSerialization.jsonObject(with: json) as? NSDictionary
         let documented = try JSONSerialization.jsonObject(with: Data(try documentedExample().utf8)) as? NSDictionary
         #expect(encoded != nil)
         #expect(encoded == documented)
         let decoded = try JSONDecoder().decode(BackgroundTaskReport.self, from: Data(try documentedExample().utf8))
-        #expect(decoded == manager.report())
+        #expect(decoded == manager.diagnostics!.report())
         #expect(decoded.version == BackgroundTaskReport.currentVersion)
         saving.end()
     }
@@ -123,7 +125,7 @@ struct LedgerTests {
     /// The first ```json block of Documentation/Diagnostics.md.
     private func documentedExample() throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("Documentation/Diagnostics.md"), encoding: .utf8)
         let start = try #require(text.range(of: "```json\n"))
         let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))

@@ -1,3 +1,5 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
+
 /// One running task whose assertion was granted, as a flight recorder's snapshot keeps it: what a
 /// ledger's owner (a diagnosing backend, a tracer) hands to `BackgroundTaskFieldTelemetry`.
 package struct HeldTaskSummary: Sendable {
