@@ -32,6 +32,7 @@ let package = Package(
             name: "FaceBenchmarkSupport",
             dependencies: [
                 "HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
             ]
@@ -40,12 +41,18 @@ let package = Package(
         .target(name: "HeapStatistics"),
         // `FaceCost <face> <count>`: one face's begin+end pair, N times, with nothing else around it, so
         // that `instructions.sh` can count its instructions with callgrind.
-        .executableTarget(name: "FaceCost", dependencies: ["FaceBenchmarkSupport"]),
+        .executableTarget(
+            name: "FaceCost",
+            dependencies: [
+                "FaceBenchmarkSupport", .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
+            ]
+        ),
         // `FieldCost`: the tracer's cost per intercepted begin/end and the flight recorder's per snapshot.
         .executableTarget(
             name: "FieldCost",
             dependencies: [
                 "HeapStatistics", .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
             ]
@@ -56,6 +63,7 @@ let package = Package(
             name: "FaceCosts",
             dependencies: [
                 "FaceBenchmarkSupport",
+                .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/FaceCosts",

@@ -21,11 +21,12 @@ let package = Package(
             dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")],
             swiftSettings: appSettings
         ),
-        // The field telemetry and tracing products (a flight recorder with a storage of the app's own, over
-        // a tracer).
+        // The add-on products: diagnostics, tracing and field telemetry (a flight recorder with a storage
+        // of the app's own, over a tracer).
         .target(
             name: "FieldApp",
             dependencies: [
+                .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
             ],
@@ -36,6 +37,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "FieldApp", .product(name: "BackgroundTaskKitTesting", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
             ],
             swiftSettings: appSettings

@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKit
 import Benchmark
 import FaceBenchmarkSupport

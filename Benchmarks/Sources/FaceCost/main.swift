@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskKit
 import FaceBenchmarkSupport
 import Foundation

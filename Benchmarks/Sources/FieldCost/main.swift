@@ -13,6 +13,7 @@
 //   a tracer keeps nothing per assertion once it has ended.
 // - The flight recorder: `recordNow()` + `waitUntilWritten()` with 1, 10 and 32 held tasks, on real
 //   files in a temporary directory (atomic write: temporary file and rename), and the bytes written.
+import BackgroundTaskDiagnostics
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
 import BackgroundTaskTracing

@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
 import BackgroundTaskTracing

@@ -26,9 +26,15 @@ final class UploadQueue {
     private(set) var uploaded: [String] = []
 
     init(backend: (any BackgroundTaskBackend)? = nil) {
-        manager = BackgroundTaskManager(
-            backend: backend, configuration: .init(maximumOutstandingTasks: 10, minimumTimeRemaining: 5))
+        manager = BackgroundTaskManager(backend: backend, configuration: Self.configuration)
     }
+
+    /// Over a manager made elsewhere (one with diagnostics, say).
+    init(manager: BackgroundTaskManager) {
+        self.manager = manager
+    }
+
+    static let configuration = BackgroundTaskManager.Configuration(maximumOutstandingTasks: 10, minimumTimeRemaining: 5)
 
     func upload(_ name: String, taking duration: @escaping () async throws -> Void) async throws {
         try await manager.withTask("Upload \(name)") {
@@ -87,15 +93,6 @@ final class LegacyExporter {
     func cancel() {}
 }
 
-/// An observer that keeps state: events arrive on the main actor, in order.
-final class TaskLog: MainActorBackgroundTaskObserver {
-    private(set) var lines: [String] = []
-
-    func backgroundTaskEventOccurred(_ event: BackgroundTaskEvent) {
-        lines.append("\(event.kind) \(event.name ?? "")")
-    }
-}
-
 /// A custom backend: `nonisolated`, as any type that must be usable from every thread is in a
 /// target with default MainActor isolation (the recipe in Documentation/Adopting.md).
 nonisolated struct LoggingBackend: BackgroundTaskBackend {
@@ -114,19 +111,4 @@ nonisolated struct LoggingBackend: BackgroundTaskBackend {
     }
 
     var backgroundTimeRemaining: TimeInterval? { wrapped.backgroundTimeRemaining }
-}
-
-/// Diagnostics and leak reporting at launch.
-enum Launch {
-    static func configure(manager: BackgroundTaskManager, log: TaskLog) -> BackgroundTaskObserverHandle {
-        BackgroundTaskLeakReporting.handler = { leak in print("leak:", leak) }
-        return manager.addObserver(log)
-    }
-
-    static func diagnosing(_ backend: any BackgroundTaskBackend, log: TaskLog) -> DiagnosingBackend {
-        let diagnostics = DiagnosingBackend(wrapping: backend, configuration: .init(staleTaskAge: 30))
-        diagnostics.addObserver(log)
-        diagnostics.addObserver { event in print(event.kind) }
-        return diagnostics
-    }
 }

@@ -1,3 +1,4 @@
+import BackgroundTaskDiagnostics
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKitTesting
 import BackgroundTaskTracing
@@ -24,9 +25,10 @@ struct AppTests {
 
     @Test func anUploadCutShortByExpiryEndsItsTaskAndTheLogSeesIt() async throws {
         let simulator = BackgroundTaskSimulator()
-        let uploads = UploadQueue(backend: simulator)
         let log = TaskLog()
-        let handle = Launch.configure(manager: uploads.manager, log: log)
+        let (manager, handle) = Launch.diagnosedManager(
+            backend: simulator, configuration: UploadQueue.configuration, log: log)
+        let uploads = UploadQueue(manager: manager)
         simulator.enterBackground()
         let upload = Task {
             try await uploads.upload("video") {
@@ -37,10 +39,10 @@ struct AppTests {
         for _ in 0..<50 { await Task.yield() }
         simulator.advance(by: 30)
         await #expect(throws: CancellationError.self) { try await upload.value }
-        uploads.manager.waitForObservers()
+        uploads.manager.diagnostics?.waitForObservers()
         for _ in 0..<20 { await Task.yield() }  // main-actor deliveries
         #expect(log.lines.contains { $0.hasPrefix("expired") })
-        handle.remove()
+        handle?.remove()
         try simulator.expectNoLeaks()
     }
 
