@@ -24,9 +24,8 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
         case endedBySafetyNet
         /// It never ran: a manager refused it, or the system did.
         case refused(BackgroundTaskError)
-        /// The task has been running for `age` seconds, over the manager's
-        /// ``BackgroundTaskManager/Configuration/staleTaskAge`` or the diagnosing backend's
-        /// ``DiagnosingBackend/Configuration/staleTaskAge`` (30 s by default, when iOS prints its
+        /// The task has been running for `age` seconds, over its owner's
+        /// ``BackgroundTaskDiagnostics/Configuration/staleTaskAge`` (30 s by default, when iOS prints its
         /// "created over 30 seconds ago" warning). Reported once per task.
         case stale(age: TimeInterval)
         /// A manager's running tasks reached 80 % of its cap, or a diagnosing backend's held
@@ -97,7 +96,7 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
     }
 }
 
-/// Receives the events of a ``BackgroundTaskManager`` or a ``DiagnosingBackend``: for logging,
+/// Receives the events of a `BackgroundTaskManager` or a ``DiagnosingBackend``: for logging,
 /// analytics or tests.
 ///
 /// Each observer gets the events in order, on a serial queue of its own, never while the package
@@ -109,7 +108,7 @@ public struct BackgroundTaskEvent: Equatable, Sendable {
 ///         if case .endedBySafetyNet = event.kind { analytics.log("bg-task-leak", event.callSite.description) }
 ///     }
 /// }
-/// manager.addObserver(AnalyticsObserver())
+/// manager.diagnostics?.addObserver(AnalyticsObserver())
 /// ```
 public protocol BackgroundTaskObserver: Sendable {
     /// Called once per event, in order.

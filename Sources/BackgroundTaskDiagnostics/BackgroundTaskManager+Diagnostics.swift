@@ -7,7 +7,7 @@ extension BackgroundTaskManager {
     ///
     /// ```swift
     /// let uploads = BackgroundTaskManager(configuration: .init(maximumOutstandingTasks: 10), diagnostics: .init())
-    /// uploads.diagnostics?.addObserver(UnifiedLoggingObserver())
+    /// uploads.diagnostics?.addObserver(UnifiedLoggingObserver(writer: OSLogWriter(subsystem: "com.example.app")))
     /// ```
     ///
     /// A manager created without diagnostics records nothing and builds nothing for them.

@@ -7,7 +7,7 @@
 /// the events.
 ///
 /// ```swift
-/// let handle = manager.addObserver { event in log(event) }
+/// let handle = diagnosingBackend.addObserver { event in log(event) }
 /// // …
 /// handle.remove()
 /// ```

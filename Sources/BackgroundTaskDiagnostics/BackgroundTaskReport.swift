@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let encoder = JSONEncoder()
 /// encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-/// let json = try encoder.encode(manager.report())
+/// let json = try encoder.encode(diagnosingBackend.report())
 /// ```
 ///
 /// `Documentation/Diagnostics.md` describes the schema, with an example.

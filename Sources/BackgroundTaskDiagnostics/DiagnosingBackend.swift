@@ -18,13 +18,13 @@ import Foundation
 /// print(diagnostics.report())
 /// ```
 ///
-/// It counts **system assertions**, while a ``BackgroundTaskManager``'s own report counts its
+/// It counts **system assertions**, while a `BackgroundTaskManager`'s own report counts its
 /// tasks: a coalescing manager's tasks share one assertion, which appears here once, under the call
 /// site of the task that began it.
 ///
 /// The faces tell it where each task was begun and which ends are the deinit safety net's. A raw
 /// ``beginBackgroundTask(named:expirationHandler:)`` call carries no call site and is counted under
-/// ``BackgroundTaskCallSite/unknown``; code of your own that wraps raw calls can pass its caller's
+/// `BackgroundTaskCallSite.unknown`; code of your own that wraps raw calls can pass its caller's
 /// site with ``beginBackgroundTask(named:callSite:expirationHandler:)``.
 ///
 /// An assertion whose expiration handler has run is reported ``BackgroundTaskEvent/Kind/expired`` at
@@ -82,7 +82,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, BackgroundTaskDiagn
 
     // MARK: - BackgroundTaskBackend
 
-    /// Begins an assertion through the wrapped backend, counted under ``BackgroundTaskCallSite/unknown``.
+    /// Begins an assertion through the wrapped backend, counted under `BackgroundTaskCallSite.unknown`.
     public func beginBackgroundTask(
         named name: String?,
         expirationHandler: (@MainActor @Sendable () -> Void)?

@@ -14,7 +14,7 @@ import Dispatch
 /// }
 ///
 /// let log = TaskLog()
-/// manager.addObserver(log)
+/// manager.diagnostics?.addObserver(log)
 /// ```
 ///
 /// The manager (or ``DiagnosingBackend``) holds the observer until the returned handle removes it.

@@ -2,8 +2,8 @@ import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 /// A failing run as a Swift Testing test that compiles as printed (in a test target that imports
-/// `BackgroundTaskKitTesting`, `Foundation` and `Testing`) and performs what the checker did, its final
-/// phase included.
+/// `BackgroundTaskKitTesting`, `BackgroundTaskDiagnostics`, `Foundation` and `Testing`) and performs what
+/// the checker did, its final phase included.
 enum PromiseReproduction {
     static func swiftCode(setup: PromiseSetup, operations: [PromiseOperation], failure: String) -> String {
         var lines = [

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let observer = UnifiedLoggingObserver(writer: OSLogWriter(subsystem: "com.example.app"))
-/// manager.addObserver(observer)
+/// manager.diagnostics?.addObserver(observer)
 /// ```
 ///
 /// Task names are `.private` by default: they are redacted in logs collected from devices, because

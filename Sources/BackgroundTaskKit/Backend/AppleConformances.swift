@@ -1,6 +1,5 @@
-// The only conformances that need an Apple SDK. Each has an empty body: the mirror protocols copy the
-// SDK declarations, and the stand-ins in the tests prove on every platform that identical declarations
-// satisfy them. Listed line by line in Documentation/AppleOnlyCode.md.
+// The only conformances needing an Apple SDK, all empty: the mirror protocols copy the SDK declarations, and the tests'
+// stand-ins prove everywhere that identical declarations satisfy them (Documentation/AppleOnlyCode.md).
 
 import Foundation
 

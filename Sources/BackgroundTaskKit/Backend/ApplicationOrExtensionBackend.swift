@@ -1,17 +1,12 @@
 import Foundation
 
-/// The default backend where one build of the package serves both an app and its app extensions:
-/// the application's background-task assertions in an app, expiring activities in an app extension.
+/// The default backend where one build of the package serves an app and its app extensions: the application's
+/// assertions in an app, expiring activities in an extension.
 ///
-/// Xcode compiles a package once for an app and once for each extension that links it, and an
-/// extension cannot name `UIApplication.shared`. This backend never names it: in an app the
-/// application is found at run time on the main actor; in an extension it is never looked for, and
-/// every task goes to `ProcessInfo.performExpiringActivity(withReason:using:)` instead. On iOS, tvOS,
-/// visionOS and Mac Catalyst, ``BackgroundTaskBackend/platformDefault`` (what every face uses when
-/// it is given no backend) is one of these.
-///
-/// Written over the mirror protocols, so that it is tested on every platform:
-///
+/// Xcode builds a package for the app and for each extension linking it, and an extension cannot name
+/// `UIApplication.shared`; this backend never does. In an app the application is found at run time on the main actor;
+/// in an extension tasks go to `ProcessInfo.performExpiringActivity(withReason:using:)`. On iOS, tvOS, visionOS and Mac
+/// Catalyst, ``BackgroundTaskBackend/platformDefault`` is one of these. Written over the mirrors, so tested everywhere:
 /// ```swift
 /// let backend = ApplicationOrExtensionBackend(
 ///     isAppExtension: Bundle.main.bundleURL.pathExtension == "appex",
@@ -29,10 +24,8 @@ public struct ApplicationOrExtensionBackend<
     private let activities: ExpiringActivityBackend<Activities>
 
     /// Creates a backend that uses `activities` in an app extension and `application` otherwise.
-    ///
     /// - Parameters:
-    ///   - isAppExtension: Whether this process is an app extension (a bundle whose extension is
-    ///     `appex`); see ``isRunningInAppExtension(bundleURL:)``.
+    ///   - isAppExtension: Whether this process is an app extension; see ``isRunningInAppExtension(bundleURL:)``.
     ///   - application: The backend of an app; never used in an extension.
     ///   - activities: The backend of an app extension; never used in an app.
     public init(
@@ -45,9 +38,7 @@ public struct ApplicationOrExtensionBackend<
         self.activities = activities
     }
 
-    /// Whether a process whose main bundle is at `bundleURL` is an app extension: its bundle's path
-    /// extension is `appex`.
-    ///
+    /// Whether a process whose main bundle is at `bundleURL` is an app extension (path extension `appex`).
     /// - Parameter bundleURL: The main bundle's URL (`Bundle.main.bundleURL`).
     /// - Returns: `true` for an app extension.
     public static func isRunningInAppExtension(bundleURL: URL) -> Bool {
@@ -55,7 +46,6 @@ public struct ApplicationOrExtensionBackend<
     }
 
     /// Begins an assertion through the application, or an expiring activity in an extension.
-    ///
     /// - Parameters:
     ///   - name: The task's name.
     ///   - expirationHandler: Called on the main actor when time runs out.
@@ -70,9 +60,7 @@ public struct ApplicationOrExtensionBackend<
     }
 
     /// Ends an assertion this backend began.
-    ///
-    /// - Parameter identifier: An identifier returned by
-    ///   ``beginBackgroundTask(named:expirationHandler:)``.
+    /// - Parameter identifier: An identifier returned by ``beginBackgroundTask(named:expirationHandler:)``.
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
         if isAppExtension {
             activities.endBackgroundTask(identifier)
@@ -81,8 +69,7 @@ public struct ApplicationOrExtensionBackend<
         }
     }
 
-    /// The application's remaining background time in an app; `nil` in an extension (expiring
-    /// activities do not say).
+    /// The application's remaining background time in an app; `nil` in an extension (expiring activities do not say).
     public var backgroundTimeRemaining: TimeInterval? {
         isAppExtension ? activities.backgroundTimeRemaining : application.backgroundTimeRemaining
     }

@@ -1,22 +1,17 @@
 import Foundation
 
-/// The life-cycle part of `UIApplication`, copied from UIKit so that ``ApplicationBackend`` can
-/// report the app's state (``ApplicationStateReporting``) and its logic is tested on every platform.
+/// The life-cycle part of `UIApplication`, copied from UIKit so that ``ApplicationBackend`` can report the app's state
+/// (``ApplicationStateReporting``) and is tested on every platform.
 ///
-/// `UIApplication` conforms with an empty extension (in `AppleConformances.swift`): `applicationState`
-/// is main-actor isolated, as the requirement says, and the two notification names are class
-/// constants of `UIApplication`. Tests conform a `@MainActor` stand-in with the identical
-/// declarations.
+/// `UIApplication` conforms with an empty extension (`AppleConformances.swift`): `applicationState` is main-actor
+/// isolated, as required; the notification names are class constants. Tests conform an identical `@MainActor` stand-in.
 public protocol ApplicationStateMirroring: AnyObject, Sendable {
     /// The state type (`UIApplication.State`: `active` 0, `inactive` 1, `background` 2).
     associatedtype State: RawRepresentable where State.RawValue == Int
-
     /// The app's state; main-actor isolated in UIKit.
     @MainActor var applicationState: State { get }
-
     /// Posted on the main thread when the app enters the background.
     @MainActor static var didEnterBackgroundNotification: Notification.Name { get }
-
     /// Posted on the main thread shortly before the app leaves the background for the foreground.
     @MainActor static var willEnterForegroundNotification: Notification.Name { get }
 }

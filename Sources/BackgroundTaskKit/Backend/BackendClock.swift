@@ -7,8 +7,7 @@ package struct BackendClock: Sendable {
     private let read: (@Sendable () -> TimeInterval)?
     /// Runs the work after a delay in seconds.
     package let schedule: @Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void
-    /// The backend's own clock (the simulator's virtual time): timers on it cost no thread and fire
-    /// when the test moves the clock.
+    /// A backend's own clock (the simulator's virtual time): its timers cost no thread and fire as the test moves it.
     package let isVirtual: Bool
 
     package init(
@@ -30,7 +29,6 @@ package struct BackendClock: Sendable {
         self.isVirtual = isVirtual
     }
 
-    /// The time, in seconds.
     @inline(__always)
     package func now() -> TimeInterval {
         if let read { return read() }
@@ -49,8 +47,7 @@ package struct BackendClock: Sendable {
         BackendClock(now: { self.now() }, schedule: schedule, isVirtual: isVirtual)
     }
 
-    /// Seconds on the system's monotonic clock (`CLOCK_MONOTONIC`, the same call on Linux and on
-    /// every Apple platform), without going through `ProcessInfo`.
+    /// Monotonic seconds (`CLOCK_MONOTONIC`, one call on Linux and Apple platforms alike), bypassing `ProcessInfo`.
     @inline(__always)
     static func monotonicNow() -> TimeInterval {
         var time = timespec()

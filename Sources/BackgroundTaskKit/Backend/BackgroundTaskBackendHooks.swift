@@ -1,28 +1,22 @@
-/// What a backend tells this package's engine beyond the three calls of the seam: where each task
-/// was begun, which ends are the deinit safety net's, and a clock of its own.
-///
-/// The package's own backends fill it in: the simulator (so that its termination record names the
-/// lines that leaked, and task ages run in its virtual time) and ``DiagnosingBackend`` (so that its
-/// report is keyed by call site). It is opaque on purpose: your backends keep the default, `nil`,
-/// and lose nothing.
-///
-/// Asking a backend for its hooks is a plain protocol call returning one reference, not a dynamic
-/// cast, so the engine can ask on every begin at no cost worth measuring.
+/// What a backend tells this package's engine beyond the seam's three calls: where each task was begun, which ends are
+/// the deinit safety net's, and a clock of its own. The package's own backends fill it in: the simulator (so its
+/// termination record names the lines that leaked, and task ages run in its virtual time) and `DiagnosingBackend` (in
+/// `BackgroundTaskDiagnostics`, so its report is keyed by call site). Opaque on purpose: your backends keep the
+/// default, `nil`, and lose nothing. Asking for it is a plain protocol call returning one reference, not a dynamic
+/// cast: the engine asks on every begin at no measurable cost.
 public final class BackgroundTaskBackendHooks: Sendable {
-    /// The backend, when it wants call sites and safety-net ends. Unowned, and unchecked: whoever
-    /// holds the hooks holds the backend too (an engine, a task record, the backend itself), so the
-    /// backend outlives every use, and a strong reference would make a cycle in the backends that
-    /// keep their hooks.
+    /// The backend, when it wants call sites and safety-net ends. Unowned and unchecked: whoever holds the hooks (an
+    /// engine, a task record, the backend itself) holds the backend too, so it outlives every use, and a strong
+    /// reference would make a cycle in backends that keep their hooks.
     package unowned(unsafe) let callSiteAware: (any CallSiteAwareBackend)?
     /// The backend's own clock (the simulator's virtual time), if it has one.
     package let clock: BackendClock?
-    /// How an expiration handler called off the main thread gets work onto the main actor; `nil`:
-    /// `DispatchQueue.main`. The simulator runs the work on the main thread that is waiting for the
-    /// handler, as a device's free main thread would.
+    /// How a handler called off the main thread gets work onto the main actor; `nil`: `DispatchQueue.main`. The
+    /// simulator runs the work on the main thread waiting for the handler, as a device's free main thread would.
     package let mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
-    /// The longest a manager waits, in real time, for a begin in flight on another thread before it
-    /// goes on without it (1 s otherwise); `nil`: no limit of the backend's. On a device a begin is in
-    /// flight for microseconds; on the simulator only while a test holds it, which a wait cannot end.
+    /// The longest a manager waits, in real time, for a begin in flight on another thread before going on without it (1
+    /// s otherwise); `nil`: no limit of the backend's. On a device a begin is in flight for microseconds; on the
+    /// simulator only while a test holds it, which a wait cannot end.
     package let inFlightBeginWaitLimit: Double?
 
     package init(
@@ -39,7 +33,6 @@ public final class BackgroundTaskBackendHooks: Sendable {
 }
 
 extension BackgroundTaskBackend {
-    /// `nil`: no hooks. The engine calls the three requirements of ``BackgroundTaskBackend`` and
-    /// measures time on the system's monotonic clock.
+    /// `nil`: no hooks; the engine uses the three ``BackgroundTaskBackend`` requirements and the monotonic clock.
     public var engineHooks: BackgroundTaskBackendHooks? { nil }
 }

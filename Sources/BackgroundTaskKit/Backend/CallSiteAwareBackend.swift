@@ -1,7 +1,6 @@
-/// A backend that wants to know where each assertion is begun and which ends are the deinit safety
-/// net's: the simulator (so that its termination record names the lines that leaked) and
-/// ``DiagnosingBackend`` (so that its report is keyed by call site). The engine calls these instead
-/// of the plain requirements when its backend conforms.
+/// A backend that wants to know where each assertion is begun and which ends are the deinit safety net's: the simulator
+/// (so its termination record names the lines that leaked) and `DiagnosingBackend` (so its report is keyed by call
+/// site). The engine calls these instead of the plain requirements when its backend conforms.
 package protocol CallSiteAwareBackend: BackgroundTaskBackend, AnyObject {
     /// Begins an assertion for a task begun at `callSite`.
     func beginBackgroundTask(
@@ -9,16 +8,12 @@ package protocol CallSiteAwareBackend: BackgroundTaskBackend, AnyObject {
         callSite: BackgroundTaskCallSite,
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier?
-
     /// Ends an assertion; `bySafetyNet` when its owner let go of it while it ran (a leak caught).
     func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool)
-
-    /// A task that shares its manager's assertion was let go of while it ran, and the safety net
-    /// ended it: no end reaches the backend for it, so it is told here.
+    /// A coalesced task was let go of while running and ended by the safety net (no end reaches the backend for it).
     func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite)
 }
 
 extension CallSiteAwareBackend {
-    /// Nothing by default.
     package func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite) {}
 }

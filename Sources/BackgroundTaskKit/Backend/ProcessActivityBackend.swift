@@ -1,27 +1,17 @@
 import Foundation
 
-/// A backend over `ProcessInfo.beginActivity(options:reason:)` and `endActivity(_:)`, for macOS
-/// apps, where nothing suspends the process but App Nap and automatic termination can get in the
-/// way.
+/// A backend over `ProcessInfo.beginActivity(options:reason:)` and `endActivity(_:)`, for macOS apps, where nothing
+/// suspends the process but App Nap and automatic termination can get in the way.
 ///
-/// Every begin is granted: the backend begins an activity, keeps its token under an identifier of
-/// its own (counting up from 1, shared by every copy of the backend), and ends that token exactly once
-/// when the identifier is ended. Time never runs out, so expiration handlers are never called, and
-/// ``backgroundTimeRemaining`` is always `nil`.
-///
+/// Every begin is granted: the backend begins an activity, keeps its token under an identifier of its own (counting up
+/// from 1, shared by every copy), and ends that token exactly once when the identifier is ended. Time never runs out:
+/// expiration handlers are never called, and ``backgroundTimeRemaining`` is always `nil`.
 /// ```swift
 /// let backend = ProcessActivityBackend(ProcessInfo.processInfo, options: .userInitiated)
-/// if let id = backend.beginBackgroundTask(named: "Export", expirationHandler: nil) {  // always granted
-///     export()
-///     backend.endBackgroundTask(id)
-/// }
 /// ```
-///
-/// > Important: An activity that is never ended keeps its options in force for the life of the
-/// > process; end every identifier.
+/// > Important: An activity never ended keeps its options in force for the life of the process; end every identifier.
 public struct ProcessActivityBackend<Manager: ProcessActivityManaging>: BackgroundTaskBackend {
-    /// The reason passed to the manager when a task has no name (`nil` or empty):
-    /// `"BackgroundTaskKit background task"`.
+    /// The manager's reason for a task with no name (`nil` or empty): `"BackgroundTaskKit background task"`.
     public static var defaultReason: String { ActivityReason.fallback }
 
     private struct State {
@@ -35,10 +25,8 @@ public struct ProcessActivityBackend<Manager: ProcessActivityManaging>: Backgrou
     private let state: Locked<State>
 
     /// Creates a backend that begins every activity with the same options.
-    ///
     /// - Parameters:
-    ///   - manager: The activity manager, usually `ProcessInfo.processInfo`. It must be safe to call
-    ///     from any thread, as `ProcessInfo` is.
+    ///   - manager: Usually `ProcessInfo.processInfo`; must be safe to call from any thread, as `ProcessInfo` is.
     ///   - options: The options of every activity.
     public init(_ manager: Manager, options: Manager.ActivityOptions) {
         self.manager = UncheckedSendableBox(manager)
@@ -46,7 +34,6 @@ public struct ProcessActivityBackend<Manager: ProcessActivityManaging>: Backgrou
     }
 
     /// Begins an activity; always granted.
-    ///
     /// - Parameters:
     ///   - name: The activity's reason; ``defaultReason`` when `nil` or empty.
     ///   - expirationHandler: Never called: activities do not expire.
@@ -67,12 +54,8 @@ public struct ProcessActivityBackend<Manager: ProcessActivityManaging>: Backgrou
         return BackgroundTaskIdentifier(rawValue: identifier)
     }
 
-    /// Ends the activity begun under `identifier`.
-    ///
-    /// Ending an identifier twice, or one this backend did not grant, does nothing.
-    ///
-    /// - Parameter identifier: An identifier returned by
-    ///   ``beginBackgroundTask(named:expirationHandler:)``.
+    /// Ends the activity begun under `identifier`; ending one twice, or one not granted here, does nothing.
+    /// - Parameter identifier: An identifier returned by ``beginBackgroundTask(named:expirationHandler:)``.
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
         guard let activity = state.withLock({ $0.activities.removeValue(forKey: identifier.rawValue) }) else {
             return

@@ -4,9 +4,8 @@
     import UIKit
 
     extension UIApplication {
-        /// `UIApplication.shared`, looked up at run time on the main actor: `nil` in an app extension
-        /// and before `UIApplicationMain` has created the application. Naming `shared` would not
-        /// compile in an extension, and Xcode compiles this package for extensions too.
+        /// `UIApplication.shared`, found at run time on the main actor: `nil` in an app extension or before
+        /// `UIApplicationMain` creates it. Naming `shared` breaks extension builds, which Xcode makes of this too.
         @MainActor static var sharedAtRunTime: UIApplication? {
             (UIApplication.self as AnyObject).value(forKey: "sharedApplication") as? UIApplication
         }

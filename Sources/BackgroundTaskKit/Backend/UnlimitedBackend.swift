@@ -1,15 +1,8 @@
 import Foundation
 
-/// A backend for platforms that never suspend the process: it grants every assertion and never
-/// expires one.
+/// A backend for platforms that never suspend the process: it grants every assertion and never expires one.
 ///
-/// The platform default on Linux and other non-Apple platforms, so code that begins background
-/// tasks runs unchanged on a server or in a command-line tool. Expiration handlers are never called.
-///
-/// ```swift
-/// let backend = UnlimitedBackend()
-/// let id = backend.beginBackgroundTask(named: "Flush", expirationHandler: nil)  // always granted
-/// ```
+/// The default on Linux and other non-Apple platforms: background-task code runs unchanged on servers and in tools.
 public struct UnlimitedBackend: BackgroundTaskBackend {
     private let nextIdentifier = Locked(1)
 
@@ -17,7 +10,6 @@ public struct UnlimitedBackend: BackgroundTaskBackend {
     public init() {}
 
     /// Grants the assertion and drops the handler, which this backend never calls.
-    ///
     /// - Parameters:
     ///   - name: Ignored.
     ///   - expirationHandler: Ignored: time never runs out.
@@ -33,10 +25,8 @@ public struct UnlimitedBackend: BackgroundTaskBackend {
     }
 
     /// Does nothing: there is no system assertion to release.
-    ///
     /// - Parameter identifier: Ignored.
     public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {}
-
     /// Always `nil`: time is unlimited.
     public var backgroundTimeRemaining: TimeInterval? { nil }
 }

@@ -1,12 +1,10 @@
 import Dispatch
 import Foundation
 
-/// Gets hold of a main-actor-isolated application from any thread, without crashing or blocking.
-///
-/// Shared by every copy of an ``ApplicationBackend``, so the application is resolved once. The
-/// resolver closure runs only on the main actor, never while the lock is held, and never through
-/// `DispatchQueue.main.sync`: a first use off the main thread schedules it on the main queue and
-/// reports "not yet" (`nil`).
+/// Gets hold of a main-actor-isolated application from any thread, without crashing or blocking. Shared by every copy
+/// of an ``ApplicationBackend``, so the application is resolved once. The resolver runs only on the main actor, never
+/// under the lock, never through `DispatchQueue.main.sync`: a first use off the main thread schedules it on the main
+/// queue and reports "not yet" (`nil`).
 final class ApplicationResolver<Application: ApplicationBackgroundTasking>: Sendable {
     private enum State {
         /// Known from the start or resolved on the main thread.
@@ -19,13 +17,11 @@ final class ApplicationResolver<Application: ApplicationBackgroundTasking>: Send
 
     private let state: Locked<State>
 
-    /// Creates a resolver that already knows the application.
     init(_ application: Application) {
         state = Locked(.resolved(application))
     }
 
-    /// Creates a resolver that calls `resolve` on the main thread the first time it is needed, and
-    /// again each time it is needed while `resolve` finds no application (`nil`: not created yet).
+    /// Calls `resolve` on the main thread when first needed, and again while it finds no application (`nil`: none yet).
     init(resolving resolve: @escaping @MainActor @Sendable () -> Application?) {
         state = Locked(.unresolved(resolve: resolve, isScheduled: false))
     }
@@ -37,8 +33,7 @@ final class ApplicationResolver<Application: ApplicationBackgroundTasking>: Send
         }
     }
 
-    /// The application, resolving it now on the main actor; elsewhere `nil` until the main queue has
-    /// resolved it (the first such call schedules that).
+    /// The application, resolved now on the main actor; elsewhere `nil` until the main queue resolves it (asked once).
     func application() -> Application? {
         if let application = resolvedApplication {
             return application
@@ -50,10 +45,7 @@ final class ApplicationResolver<Application: ApplicationBackgroundTasking>: Send
         return nil
     }
 
-    /// Resolves the application on the main actor, calling the resolver until it finds one.
-    ///
-    /// - Returns: The application; `nil` when called from inside the resolver itself, or when the
-    ///   resolver found no application yet.
+    /// Resolves on the main actor, calling the resolver until it finds the application; `nil` inside it or if none yet.
     @MainActor
     @discardableResult
     func resolveOnMainActor() -> Application? {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reports an application's background state from its `applicationState` and its
-/// `NotificationCenter` notifications: the ``ApplicationStateReporting`` of ``ApplicationBackend``.
+/// Reports an application's background state from its `applicationState` and its `NotificationCenter` notifications:
+/// the ``ApplicationStateReporting`` of ``ApplicationBackend``.
 final class ApplicationStateMonitor: ApplicationStateReporting {
     private let isInBackground: @MainActor @Sendable () -> Bool?
     private let names: @MainActor @Sendable () -> (enter: Notification.Name, leave: Notification.Name)

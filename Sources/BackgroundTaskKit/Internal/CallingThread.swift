@@ -1,12 +1,10 @@
 import Foundation
 
-/// The identity of the calling thread, cheaply (`pthread_self`, no `Thread` object): tells an
-/// expiration handler that runs *inside* a system call made on its own thread (where it must not
-/// wait for that call) from one that runs beside it on another thread.
+/// The calling thread's identity, cheaply (`pthread_self`, no `Thread` object): tells an expiration handler running
+/// *inside* a system call made on its own thread (where it must not wait for that call) from one running beside it.
 struct CallingThread {
     private let thread: pthread_t
 
-    /// The calling thread.
     static var current: CallingThread { CallingThread(thread: pthread_self()) }
 
     func isSame(as other: CallingThread) -> Bool {

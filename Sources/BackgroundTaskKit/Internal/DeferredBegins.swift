@@ -1,14 +1,9 @@
 import Dispatch
 
-/// Begins asked for off the main thread before the application is known, granted at once under a
-/// provisional identifier and passed to the application when the main queue has resolved it.
-///
-/// `UIApplication.shared` may only be read on the main actor, so a first begin on a background queue
-/// cannot reach the application without blocking on the main thread. Instead it gets a provisional
-/// identifier (negative: UIKit's are positive, and `.invalid` is 0) and the real begin follows on the
-/// main queue, normally within milliseconds. An end of a provisional identifier ends the real
-/// assertion, or cancels the begin if it has not been made yet; the expiration handler is passed
-/// through unchanged. Shared by every copy of an ``ApplicationBackend``.
+/// Begins asked for off the main thread before the application is known, for every copy of an ``ApplicationBackend``:
+/// `UIApplication.shared` is main-actor only, so instead of blocking on the main thread such a begin is granted a
+/// provisional identifier at once (negative: UIKit's are positive, `.invalid` is 0) and the real begin follows on the
+/// main queue; ending it ends the real assertion or cancels the pending begin.
 final class DeferredBegins<Application: ApplicationBackgroundTasking>: Sendable {
     private enum Entry {
         /// Waiting for the main queue.
@@ -37,8 +32,7 @@ final class DeferredBegins<Application: ApplicationBackgroundTasking>: Sendable 
         identifier.rawValue < 0
     }
 
-    /// Grants a provisional identifier for a begin to make on the main queue once `resolver` has the
-    /// application.
+    /// Grants a provisional identifier for a begin to make on the main queue once `resolver` has the application.
     func begin(
         named name: String?,
         expirationHandler: (@MainActor @Sendable () -> Void)?,
@@ -59,8 +53,8 @@ final class DeferredBegins<Application: ApplicationBackgroundTasking>: Sendable 
         return BackgroundTaskIdentifier(rawValue: rawValue)
     }
 
-    /// Ends a provisional assertion: returns the application's identifier to end, or `nil` when there
-    /// is nothing to end at the application (not begun yet: the begin is cancelled; refused; unknown).
+    /// Ends a provisional assertion: returns the application's identifier to end, or `nil` when there is nothing to end
+    /// at the application (not begun yet: the begin is cancelled; refused; unknown).
     func end(_ identifier: BackgroundTaskIdentifier) -> Application.TaskIdentifier? {
         state.withLock { state in
             guard let index = state.index(of: identifier.rawValue) else { return nil }
@@ -78,8 +72,8 @@ final class DeferredBegins<Application: ApplicationBackgroundTasking>: Sendable 
         }
     }
 
-    /// On the main queue: resolves the application and makes the waiting begins, in order. An end
-    /// that came while a begin was being made ends that assertion at once.
+    /// On the main queue: resolves the application and makes the waiting begins, in order. An end that came while a
+    /// begin was being made ends that assertion at once.
     @MainActor
     private func beginBackgroundTasksWaiting(resolver: ApplicationResolver<Application>) {
         let application = resolver.resolveOnMainActor()

@@ -1,15 +1,10 @@
 import Foundation
 
-/// The engine's lock: a `pthread_mutex_t` that spins briefly before it sleeps.
-///
-/// Critical sections in the engine are a few dozen instructions, so under contention (two threads
-/// beginning and ending tasks of one manager) a waiter is almost always let in after a short spin;
-/// sleeping at once would cost a system call and a context switch per collision. `pthread_mutex_t`
-/// behaves the same on Linux and on every Apple platform at this package's deployment targets, so
-/// the code tested here is the code that ships.
-///
-/// The rule of this package still holds: compute under the lock, act after. Nothing called under it
-/// may call user code, a backend or an observer.
+/// The engine's lock: a `pthread_mutex_t` that spins briefly before sleeping. Engine critical sections are a few dozen
+/// instructions, so under contention (two threads beginning and ending one manager's tasks) a waiter almost always gets
+/// in after a short spin; sleeping at once costs a system call and a context switch per collision. `pthread_mutex_t`
+/// behaves the same on Linux and every Apple platform at the deployment targets, so the tested code is the shipped
+/// code. The rule holds: compute under the lock, act after; nothing under it calls user code, a backend or an observer.
 package final class EngineLock: @unchecked Sendable {  // the mutex is only touched through pthread calls
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Failed `trylock`s before blocking.

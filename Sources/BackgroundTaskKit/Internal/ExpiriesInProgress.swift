@@ -1,9 +1,6 @@
-/// Counts, across the whole process, the expirations the package is handling right now.
-///
-/// A coalescing manager keeps its shared assertion for a moment after its last task ends (the
-/// linger), but never while an expiry is in progress anywhere: a task begun and ended inside
-/// another task's cleanup would otherwise leave an assertion that outlives every handler, and iOS
-/// would terminate the app.
+/// Counts, across the process, the expirations the package is handling right now. A coalescing manager's shared
+/// assertion lingers after its last task ends, but never while an expiry is in progress anywhere: a task begun and
+/// ended inside another's cleanup would leave an assertion outliving every handler, and iOS would terminate the app.
 enum ExpiriesInProgress {
     private static let count = Locked(0)
 

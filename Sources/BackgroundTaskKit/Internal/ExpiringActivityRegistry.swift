@@ -1,20 +1,12 @@
 import Dispatch
 
-/// The bookkeeping of ``ExpiringActivityBackend``: one entry per activity whose block may still be
-/// waiting to start or parked, all behind one lock; shared by every copy of the backend.
-///
-/// The lifecycle of an entry:
-///
-/// 1. ``register(expirationHandler:)`` adds it (`awaitingGrant`) before the performer is called, so
-///    the first invocation always finds it.
-/// 2. The first invocation of the block records the answer (`parked` or `refused`) and wakes `begin`;
-///    when granted it then parks on the entry's gate.
-/// 3. ``settleGrant(of:)`` (in `begin`) removes a refused or unanswered entry: a late first
-///    invocation finds nothing and returns at once.
-/// 4. ``release(_:)`` (from `end`, or after the expiration handler) removes a parked entry and opens
-///    its gate, exactly once.
-///
-/// An absent entry makes every call a no-op, so an unknown, ended or abandoned identifier is harmless.
+/// The bookkeeping of ``ExpiringActivityBackend``: one entry per activity whose block may still be waiting to start or
+/// parked, behind one lock, shared by every copy of the backend. An entry's life: ``register(expirationHandler:)`` adds
+/// it (`awaitingGrant`) before the performer is called, so the first invocation always finds it. The first invocation
+/// records the answer (`parked` or `refused`), wakes `begin` and, if granted, parks on the entry's gate.
+/// ``settleGrant(of:)`` (in `begin`) removes a refused or unanswered entry: a late first invocation finds nothing and
+/// returns at once. ``release(_:)`` (from `end`, or after the expiration handler) removes a parked entry and opens its
+/// gate, once. Without an entry every call is a no-op: unknown, ended or abandoned identifiers are harmless.
 final class ExpiringActivityRegistry: Sendable {
     /// What the first invocation of an activity's block has said.
     private enum Phase {
@@ -53,9 +45,7 @@ final class ExpiringActivityRegistry: Sendable {
         self.mainActorHop = mainActorHop
     }
 
-    /// Allocates an identifier and records a new activity waiting for its first invocation.
-    ///
-    /// - Returns: The identifier and the gate `begin` waits on for the answer.
+    /// Records a new activity awaiting its first invocation; returns its identifier and the gate `begin` waits on.
     func register(expirationHandler: (@MainActor @Sendable () -> Void)?) -> (identifier: Int, gate: ActivityGate) {
         let gate = ActivityGate()
         let identifier = state.withLock { state in
@@ -75,8 +65,7 @@ final class ExpiringActivityRegistry: Sendable {
                 state.entries[identifier]?.phase = expired ? .refused : .parked
                 return expired ? .answer(entry.gate) : .answerAndPark(entry.gate)
             }
-            // A repeated expiry schedules the handler again; only the first to reach the main actor
-            // finds the activity outstanding.
+            // Repeated expiries schedule the handler again; only the first on the main actor finds it outstanding.
             guard expired, entry.phase == .parked else { return .returnAtOnce }
             return .expire(entry.expirationHandler)
         }
@@ -93,11 +82,8 @@ final class ExpiringActivityRegistry: Sendable {
         }
     }
 
-    /// Decides `begin`'s result after it waited for the answer (or gave up waiting).
-    ///
-    /// - Returns: `true` when the activity was granted (it may have been released already, when time
-    ///   ran out before `begin` returned); `false` when it was refused or not answered, in which case
-    ///   the entry is gone and a late first invocation returns at once.
+    /// Settles `begin`'s result after its wait: `true` if granted (maybe released already, if time ran out first);
+    /// `false` if refused or unanswered, the entry then removed so a late first invocation returns at once.
     func settleGrant(of identifier: Int) -> Bool {
         state.withLock { state in
             guard let entry = state.entries[identifier] else { return true }
@@ -141,8 +127,7 @@ final class ExpiringActivityRegistry: Sendable {
     }
 }
 
-/// The two semaphores of one activity: `begin` waits on `answered`, the parked first invocation on
-/// `released`. Each is signalled at most once.
+/// One activity's semaphores, each signalled once at most: `begin` waits on `answered`, the parked block on `released`.
 final class ActivityGate: Sendable {
     /// Signalled by the first invocation once it has recorded its answer.
     let answered = DispatchSemaphore(value: 0)

@@ -1,7 +1,6 @@
 import Foundation
 
-/// Seconds printed without a needless fraction: `30`, `30.5`.
-/// Huge, infinite and NaN values print in Swift's own notation (`1e+300`, `inf`, `nan`).
+/// Seconds without needless fraction: `30`, `30.5`; huge, infinite, NaN as Swift prints them (`1e+300`, `inf`, `nan`).
 package func formatSeconds(_ seconds: TimeInterval) -> String {
     guard seconds.isFinite, abs(seconds) < 1e9 else { return "\(seconds)" }
     if seconds == seconds.rounded(), abs(seconds) < 1e15 {

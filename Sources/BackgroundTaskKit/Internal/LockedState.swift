@@ -1,20 +1,14 @@
-/// Which states ``Locked`` must refuse: those that reach a closure without a struct or class around it.
-///
-/// `Locked` keeps its state as a generic value, so a function type in it is stored in its most
-/// general form. ``Locked/withLock(_:)`` hands the state to a closure `inout`: reading it wraps the
-/// stored function in a conversion thunk, and writing it back (which `inout` always does) wraps that
-/// thunk in another. Every access then leaves the stored closure two calls deeper and one allocation
-/// bigger, until a call overflows the stack: the crash of issue 20, after some thousands of leak
-/// reports. An optional closure, and a tuple holding one, are stored the same way.
-///
-/// A closure held in a field of a struct or class keeps its own form, so nothing is wrapped: store
-/// `struct Handler { var call: @Sendable () -> Void }`, never `@Sendable () -> Void`. Collections
-/// are safe too (their elements are always stored in the general form).
+/// Which states ``Locked`` must refuse: those that reach a closure without a struct or class around it. `Locked` keeps
+/// its state as a generic value, so a function type in it is stored in its most general form. ``Locked/withLock(_:)``
+/// hands the state `inout` to a closure: reading wraps the stored function in a conversion thunk, and writing back
+/// (which `inout` always does) wraps that in another. Every access leaves the closure two calls deeper and one
+/// allocation bigger, until a call overflows the stack: the crash of issue 20, after some thousands of leak reports. An
+/// optional closure, or a tuple holding one, is stored the same way. A closure in a field of a struct or class keeps
+/// its own form, so nothing is wrapped: store `struct Handler { var call: @Sendable () -> Void }`, never a bare
+/// `@Sendable () -> Void`. Collections are safe too (their elements are always stored in the general form).
 package enum LockedState {
-    /// Whether `type` is a function type, or an optional or a tuple that reaches one directly.
-    ///
-    /// Reads the type's name, which is stable enough for a debug check: `@Sendable (Swift.Int) -> ()`,
-    /// `Swift.Optional<() -> ()>`, `(task: Swift.Int, run: () -> ())`.
+    /// Whether `type` is, or directly holds (optional, tuple), a function type, judged by its name (fine for a debug
+    /// check): `@Sendable (Swift.Int) -> ()`, `Swift.Optional<() -> ()>`, `(task: Swift.Int, run: () -> ())`.
     package static func holdsClosureDirectly(_ type: Any.Type) -> Bool {
         holdsClosureDirectly(named: Substring(String(reflecting: type)))
     }

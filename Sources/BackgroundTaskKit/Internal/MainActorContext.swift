@@ -1,20 +1,17 @@
 import Dispatch
 import Foundation
 
-/// Tells, without trapping, whether the caller runs on the main actor.
-///
-/// `Thread.isMainThread` is not enough: a process that called `dispatchMain()` (a command-line tool,
-/// the Swift Testing runner on Linux) runs the main queue, and with it the main actor, on a worker
-/// thread while the main thread is parked. So the check is "the main thread, or a block of the main
-/// queue", which matches the main actor on Apple platforms and on Linux alike.
+/// Tells, without trapping, whether the caller runs on the main actor. `Thread.isMainThread` is not enough: a process
+/// that called `dispatchMain()` (a command-line tool, the Swift Testing runner on Linux) runs the main queue, and so
+/// the main actor, on a worker thread while the main thread is parked. So the check is "the main thread, or a
+/// main-queue block", matching the main actor on Apple platforms and Linux alike.
 package enum MainActorContext {
     /// Whether code may assume main-actor isolation here (`MainActor.assumeIsolated` succeeds).
     package static var isCurrent: Bool {
         isMainThread || DispatchQueue.getSpecific(key: mainQueueKey.value) == true
     }
 
-    /// `Thread.isMainThread`, asked once per thread: a thread never becomes or stops being the main
-    /// thread, and on Linux the question costs two system calls (`getpid`, `gettid`).
+    /// `Thread.isMainThread`, asked once per thread (it never changes; on Linux asking costs `getpid` and `gettid`).
     static var isMainThread: Bool {
         let known = Int(bitPattern: pthread_getspecific(mainThreadKey))
         if known != 0 { return known == 1 }
@@ -23,12 +20,10 @@ package enum MainActorContext {
         return isMain
     }
 
-    /// Calls a main-actor handler on the thread this is, without a check that would trap off the
-    /// main actor: the one way the package runs a handler where the system (or a simulated fault)
-    /// called it. On the main actor it is an ordinary call; off it the handler's isolation is
-    /// stripped (iOS has been seen to call handlers off the main thread). A global-actor function
-    /// type has the same representation as a plain one, so the cast only drops the compile-time
-    /// guarantee.
+    /// Calls a main-actor handler on this thread, without a check that would trap off the main actor: how the package
+    /// runs a handler where the system (or a simulated fault) called it. On the main actor it is an ordinary call; off
+    /// it the handler's isolation is stripped (iOS has been seen to call handlers off the main thread). A global-actor
+    /// function type is represented like a plain one, so the cast only drops the compile-time guarantee.
     package static func callOnAnyThread(_ handler: @escaping @MainActor @Sendable () -> Void) {
         if isCurrent {
             MainActor.assumeIsolated { handler() }
@@ -45,8 +40,7 @@ private let mainThreadKey: pthread_key_t = {
     return key
 }()
 
-// Set on the main queue once, the first time it is needed. Boxed: `DispatchSpecificKey` is an
-// immutable identity token, but not every SDK declares it `Sendable`.
+// Set on the main queue once, when first needed; boxed, as not every SDK declares this immutable token `Sendable`.
 private let mainQueueKey: UncheckedSendableBox<DispatchSpecificKey<Bool>> = {
     let key = DispatchSpecificKey<Bool>()
     DispatchQueue.main.setSpecific(key: key, value: true)

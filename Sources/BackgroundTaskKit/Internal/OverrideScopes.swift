@@ -1,11 +1,9 @@
 import Foundation
 
-/// The default-backend overrides in force in the process: the process-wide one, and the backends of
-/// every ``withBackgroundTaskBackend(_:operation:)`` scope running now (on any task).
-///
-/// A begin that finds neither a task-local nor a process-wide override while some scope is in force
-/// is almost always a test whose task-local override did not reach a queue: it is reported once per
-/// call site on standard error, and to each scope's backend that wants to know
+/// The default-backend overrides in force in the process: the process-wide one, and the backends of every
+/// ``withBackgroundTaskBackend(_:operation:)`` scope running now (on any task). A begin that finds no task-local or
+/// process-wide override while some scope is in force is almost always a test whose task-local override did not reach a
+/// queue: it is reported once per call site on standard error, and to each scope's backend that wants to know
 /// (``DefaultBackendFallThroughReceiving``: the simulator, which fails its checks).
 final class OverrideScopes: Sendable {
     static let shared = OverrideScopes()
@@ -39,8 +37,7 @@ final class OverrideScopes: Sendable {
         _ = state.withLock { $0.scopes.removeValue(forKey: scope) }
     }
 
-    /// Installs the process-wide override; returns the call site of the one already installed
-    /// instead, if any.
+    /// Installs the process-wide override; returns the call site of the one already installed instead, if any.
     func installProcessWide(_ backend: any BackgroundTaskBackend, at callSite: BackgroundTaskCallSite)
         -> BackgroundTaskCallSite?
     {
@@ -81,8 +78,8 @@ final class OverrideScopes: Sendable {
     }
 }
 
-/// A backend that wants to know when, while it is a scope's default backend, a begin elsewhere fell
-/// through to the platform's backend (the simulator records it, so that a test fails).
+/// A backend that wants to know when, while it is a scope's default backend, a begin elsewhere fell through to the
+/// platform's backend (the simulator records it, so that a test fails).
 package protocol DefaultBackendFallThroughReceiving: Sendable {
     /// A task begun at `callSite` used the platform's backend while this backend was a default.
     func defaultBackendFellThrough(at callSite: BackgroundTaskCallSite)

@@ -1,7 +1,6 @@
-/// A closure that runs at most once, whichever thread asks first: later ``run()`` calls do nothing.
-///
-/// What an observer handle's `remove()` and an observation's `cancel()` need. The closure sits in a
-/// field of a struct behind the lock, never as the lock's state itself (see ``LockedState``).
+/// A closure that runs at most once, whichever thread asks first: later ``run()`` calls do nothing. What an observer
+/// handle's `remove()` and an observation's `cancel()` need. The closure sits in a struct field behind the lock, never
+/// as the lock's state itself (see ``LockedState``).
 package final class RunOnce: Sendable {
     private struct Pending {
         var action: (@Sendable () -> Void)?

@@ -1,13 +1,9 @@
-/// An owner's tasks in begin order, linked through the entries themselves (no second copy of each
-/// task, no hashing): a manager's engine, a diagnosing backend and a tracer each keep one, under their
-/// own lock.
-///
-/// The owner decides who is in it: an engine keeps its running tasks and those whose begin or end is
-/// still in flight (an expiry must claim them); its walks (`endAll`, an expiry, the oldest running
-/// task) and the ledger's reports go through it. A walk in steps, such as the ledger's stale check,
-/// keeps its place in ``cursor``, which unlinking keeps valid.
+/// An owner's tasks in begin order, linked through the entries themselves (no second copy, no hashing): a manager's
+/// engine, a diagnosing backend and a tracer each keep one, under their own lock. The owner decides who is in it: an
+/// engine keeps running tasks and those whose begin or end is in flight (an expiry must claim them); its walks
+/// (`endAll`, an expiry, the oldest running task) and the ledger's reports use it. A walk in steps (the ledger's stale
+/// check) keeps its place in ``cursor``, which unlinking keeps valid.
 package struct TaskList {
-    /// An empty list.
     package init() {}
 
     /// The first entry; the list owns its entries through `head` and each entry's `next`.

@@ -1,11 +1,8 @@
 import Foundation
 
-/// What records a manager's tasks for diagnostics (`BackgroundTaskDiagnostics`' ledger): the one
-/// thing the engine tells about its tasks beyond running them. A manager created without
-/// diagnostics has none, and its engine builds nothing for it.
-///
-/// The engine calls every method under its lock, so a recorder only computes and queues: it never
-/// calls user code, the backend or an observer from here. Each call does constant work.
+/// What records a manager's tasks for diagnostics (`BackgroundTaskDiagnostics`' ledger); a manager without diagnostics
+/// has none and builds nothing for it. The engine calls it only under its lock, so a recorder only computes and queues,
+/// never calling user code, the backend or an observer; each call does constant work.
 package protocol TaskRecorder: AnyObject {
     /// The engine's clock time of the operation in progress; set before the calls of an operation.
     var operationTime: TimeInterval { get set }
@@ -13,24 +10,18 @@ package protocol TaskRecorder: AnyObject {
     var staleTaskAge: TimeInterval? { get }
     /// Whether anyone listens for events (the engine then times the expiration handlers).
     var observed: Bool { get }
-
     /// Reports running tasks that turned stale; amortized constant work.
     func checkStale(in tasks: inout TaskList)
-    /// A begin call, before the engine decides whether the task runs.
+    // Notes: a begin (before deciding whether it runs); a refusal by the cap or time guard; now running; assertion
+    // granted; stopped running; the covering expiration handler starting and finishing (after `duration` s) its
+    // cleanups; an assertion (a coalescing manager's shared one) reaching the stale age.
     func noteBegin(_ entry: TaskListEntry)
-    /// A begun task was refused by the manager's cap or time guard.
     func noteRefused(_ entry: TaskListEntry, error: BackgroundTaskError)
-    /// A begun task runs from now on.
     func noteRunning(_ entry: TaskListEntry)
-    /// A running task's assertion was granted.
     func noteGranted(_ entry: TaskListEntry)
-    /// A running task stopped running.
     func noteFinished(_ entry: TaskListEntry, as ending: TaskEnding)
-    /// The expiration handler covering `entry` started running its cleanups.
     func noteExpirationHandlerEntered(_ entry: TaskListEntry)
-    /// The expiration handler covering `entry` finished its cleanups after `duration` seconds.
     func noteExpirationHandlerExited(_ entry: TaskListEntry, duration: TimeInterval)
-    /// An assertion (a coalescing manager's shared one) reached the stale age.
     func noteStale(_ entry: TaskListEntry, age: TimeInterval)
 }
 

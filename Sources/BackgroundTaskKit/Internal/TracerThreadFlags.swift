@@ -1,11 +1,9 @@
 import Foundation
 
-/// Per-thread flags that keep the tracer from counting a call twice: set while an intercepted begin or
-/// end runs on this thread (the original implementation may call another intercepted method, as
-/// UIKit's two public begins reach one private one), and while this package's own backend calls the
-/// application (its ledger already has those calls).
-///
-/// One `pthread` key holding the bits in the pointer value: no allocation, two calls per use.
+/// Per-thread flags that keep the tracer from counting a call twice: set while an intercepted begin or end runs on this
+/// thread (the original may call another intercepted method, as UIKit's two public begins reach one private one), and
+/// while this package's backend calls the application (its ledger has those calls). One `pthread` key holding the bits
+/// in the pointer value: no allocation, two calls per use.
 package enum TracerThreadFlags {
     /// Set while an intercepted call runs on this thread.
     package static let insideInterception = 1
@@ -18,7 +16,6 @@ package enum TracerThreadFlags {
         return key
     }()
 
-    /// The flags set on this thread.
     package static var current: Int {
         Int(bitPattern: pthread_getspecific(key))
     }
@@ -32,8 +29,8 @@ package enum TracerThreadFlags {
         return try body()
     }
 
-    /// Runs `body` with no flag set on this thread, restoring the flags after: an owner's expiration
-    /// handler called inside an intercepted begin is the owner's code, whose calls must be traced.
+    /// Runs `body` with no flag set on this thread, restoring the flags after: an owner's expiration handler called
+    /// inside an intercepted begin is the owner's code, whose calls must be traced.
     @inline(__always)
     package static func cleared<Result>(_ body: () throws -> Result) rethrows -> Result {
         let previous = current

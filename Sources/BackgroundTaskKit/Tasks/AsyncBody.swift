@@ -1,11 +1,8 @@
-/// How an `async` face runs its body: in a child task of the caller's, on the caller's isolation,
-/// for a task the caller has begun before it first suspended. An expiry cancels that child alone (at
-/// once when it starts, if the expiry came first); the task ends when the body returns or throws. The
-/// one way an async body is run and cancelled, for `withBackgroundTask` and a manager's `withTask`.
-///
-/// The generic part is inlined into the caller, where the body's result and error types are known:
-/// run unspecialized, finding the metadata of its generic types cost about a fifth of a call. The
-/// engine is reached through three non-generic entry points that hold the task as an `AnyObject`.
+/// How an `async` face (`withBackgroundTask`, a manager's `withTask`) runs its body: in a child task of the caller's,
+/// on its isolation, for a task begun before the caller first suspended. An expiry cancels that child alone (at once
+/// when it starts, if it came first); the task ends when the body returns or throws. The generic part is inlined into
+/// the caller, where the result and error types are known: unspecialized, finding its generic types' metadata cost
+/// about a fifth of a call. Three non-generic entry points, taking the task as `AnyObject`, reach the engine.
 @usableFromInline
 enum AsyncBody {
     /// Begins a standalone task whose body an expiry will cancel.
@@ -61,9 +58,8 @@ enum AsyncBody {
         _ body: () async throws(Failure) -> Result
     ) async throws(Failure) -> Result {
         let outcome = await withoutActuallyEscaping(body) { body in
-            // The body is only called on the caller's isolation, by the child task, which this call
-            // awaits. Wrapped in a closure that does not throw: a typed-throws function type as a
-            // generic argument needs run-time support that only iOS 18 and macOS 15 have.
+            // Only the child task this call awaits calls the body, on the caller's isolation. Wrapped in a non-throwing
+            // closure: a typed-throws function type as a generic argument needs iOS 18 / macOS 15 run-time support.
             let work = HandedOver<() async -> Swift.Result<Result, Failure>> {
                 do throws(Failure) {
                     return .success(try await body())
@@ -71,21 +67,19 @@ enum AsyncBody {
                     return .failure(error)
                 }
             }
-            // The child hops to the caller's isolation by calling a function isolated to it (a task
-            // closure that captures the isolated parameter compiles, but is not run on that actor).
+            // The child hops to the caller's isolation by calling a function isolated to it (a task closure that
+            // captures the isolated parameter compiles, but is not run on that actor).
             let caller: (any Actor)? = isolation
             let task = HandedOver(record)
-            // A structured child (`async let`): allocated with this task's allocator, and cancelled
-            // with this task, while an expiry cancels it alone. Its outcome comes back in a box only
-            // once the child has finished, so it is never shared.
+            // A structured child (`async let`): allocated with this task's allocator and cancelled with this task,
+            // while an expiry cancels it alone. Its outcome comes back boxed once the child finished: never shared.
             async let child = runInChild(on: caller, work, record: task)
             return await child.value
         }
         return try outcome.get()
     }
 
-    /// In the body's child task, on the caller's isolation: lets an expiry cancel this child, runs the
-    /// body, ends the task.
+    /// In the body's child task, on the caller's isolation: lets an expiry cancel it, runs the body, ends the task.
     @inlinable
     static func runInChild<Result, Failure: Error>(
         on caller: isolated (any Actor)?,

@@ -1,7 +1,6 @@
 import Foundation
 
 /// Why a background task was not granted: the one error type of this package.
-///
 /// ```swift
 /// do {
 ///     let task = try manager.beginTask("Upload")
@@ -13,16 +12,15 @@ import Foundation
 /// }
 /// ```
 public enum BackgroundTaskError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The system refused the assertion (`beginBackgroundTask` returned `.invalid`, or an expiring
-    /// activity was refused). Rare; the work runs without extra background time.
+    /// The system refused the assertion (`beginBackgroundTask` returned `.invalid`, or an expiring activity was
+    /// refused). Rare; the work runs without extra background time.
     case notGranted
     /// A ``BackgroundTaskManager`` already has `limit` tasks outstanding (its
-    /// ``BackgroundTaskManager/Configuration/maximumOutstandingTasks``). Far below the system's
-    /// limit of about 1000, which terminates the app (`0xbada5e47`).
+    /// ``BackgroundTaskManager/Configuration/maximumOutstandingTasks``). Far below the system's limit of about 1000,
+    /// which terminates the app (`0xbada5e47`).
     case limitReached(limit: Int)
-    /// Less background time remains than the manager's
-    /// ``BackgroundTaskManager/Configuration/minimumTimeRemaining``: starting now is unsafe (the
-    /// system may not even call the expiration handler); defer the work instead.
+    /// Less background time remains than the manager's ``BackgroundTaskManager/Configuration/minimumTimeRemaining``:
+    /// starting now is unsafe (the system may not even call the expiration handler); defer the work instead.
     case insufficientTimeRemaining(remaining: TimeInterval, required: TimeInterval)
 
     /// A sentence saying what happened and what to do.

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A task released while still running, which the package's safety net ended: a leak the package
-/// caught (without the safety net, the app would have been killed when its time ran out).
+/// A running task released, then ended by the safety net: a caught leak (the app would have been killed at expiry).
 public struct BackgroundTaskLeak: Equatable, Sendable, CustomStringConvertible {
     /// The task's name.
     public var name: String?
@@ -26,31 +25,25 @@ public struct BackgroundTaskLeak: Equatable, Sendable, CustomStringConvertible {
 
 /// Where the safety net reports the leaks it catches, so that they reach your logs on a device.
 ///
-/// By default each leak is written as one line to standard error (seen in Xcode's console). Set
-/// ``handler`` early, for example at launch, to send leaks to your logging or crash reporting:
-///
+/// By default each leak is one line on standard error (Xcode's console). A manager's observers also get its leaks
+/// (`BackgroundTaskEvent.Kind.endedBySafetyNet`, in `BackgroundTaskDiagnostics`), as does a `DiagnosingBackend`'s;
+/// simulator tasks are not reported here: the simulator records them and `expectNoLeaks()` fails naming the line,
+/// keeping test output quiet. Set ``handler`` early, say at launch, to send leaks to your logging or crash reporting:
 /// ```swift
 /// BackgroundTaskLeakReporting.handler = { leak in
 ///     logger.error("\(leak.description, privacy: .public)")
 /// }
 /// ```
-///
-/// A manager's observers also get each of its leaks (``BackgroundTaskEvent/Kind/endedBySafetyNet``),
-/// and so do a ``DiagnosingBackend``'s. Tasks on the simulator are not reported here: the simulator
-/// records them, and `expectNoLeaks()` fails naming the line, so test output stays quiet.
 public enum BackgroundTaskLeakReporting {
-    /// The handler, in a struct: a closure kept directly as a lock's state would be wrapped in two
-    /// more thunks at every read, until a report overflowed the stack (see `LockedState`).
+    /// In a struct: a closure kept bare as a lock's state gains two thunks per read until reports overflow the stack.
     private struct Stored {
         var handler: @Sendable (BackgroundTaskLeak) -> Void
     }
 
     private static let storage = Locked(Stored(handler: writeToStandardError))
 
-    /// Called for each leak, on the thread that released the task (never under a lock of the
-    /// package's). The default, ``writeToStandardError(_:)``, writes one line to standard error.
-    ///
-    /// Reading and setting it costs the same every time, however many leaks were reported.
+    /// Called for each leak on the releasing thread, never under a package lock; by default
+    /// ``writeToStandardError(_:)``. Reading or setting it costs the same at any leak count.
     public static var handler: @Sendable (BackgroundTaskLeak) -> Void {
         get { storage.withLock { $0.handler } }
         set { storage.withLock { $0.handler = newValue } }

@@ -1,24 +1,15 @@
 extension BackgroundTaskManager {
-    /// Runs `body` inside a task of this manager, and cancels `body` if time runs out first: the
-    /// `async` form of ``beginTask(_:onExpiration:fileID:line:function:)`` (no cleanup to hand over
-    /// before the work's `Task` exists).
+    /// Runs `body` in a task of this manager, cancelling `body` if time runs out first: the `async` form of
+    /// ``beginTask(_:onExpiration:fileID:line:function:)`` (no cleanup to hand over before the work's `Task` exists).
     ///
-    /// The task is begun before `body` starts, so a refusal (the cap, too little time left, the system)
-    /// is thrown at once and `body` does not run. `body` then runs in a child task, in the caller's
-    /// isolation with its priority and task-local values; an expiry cancels `body` only, never the
-    /// calling task, and a cancellation of the caller is passed on to `body`. The task ends when `body`
-    /// returns or throws.
-    ///
+    /// Begun before `body` starts: a refusal (cap, too little time, the system) is thrown at once and `body` never
+    /// runs. `body` runs in a child task with the caller's isolation, priority and task-local values; an expiry cancels
+    /// only `body`, the caller's cancellation is passed on, and the task ends when `body` returns or throws.
     /// ```swift
-    /// let uploads = BackgroundTaskManager()
-    ///
-    /// func upload(_ video: Video) async throws {
-    ///     try await uploads.withTask("Upload video") {
-    ///         try await uploader.send(video)  // cancelled if background time runs out
-    ///     }
+    /// try await uploads.withTask("Upload video") {
+    ///     try await uploader.send(video)  // cancelled if background time runs out
     /// }
     /// ```
-    ///
     /// - Parameters:
     ///   - name: A name for the task, shown in the system's console warnings.
     ///   - onExpiration: Called on the main actor when time runs out, after `body` was cancelled.
@@ -28,8 +19,8 @@ extension BackgroundTaskManager {
     ///   - function: Where the task is begun, for diagnostics; leave the default.
     ///   - body: The work.
     /// - Returns: What `body` returns.
-    /// - Throws: ``BackgroundTaskError`` when the task is refused (and `body` did not run); otherwise
-    ///   what `body` throws (a `CancellationError`, typically, after expiry).
+    /// - Throws: ``BackgroundTaskError`` when the task is refused (and `body` did not run); otherwise what `body`
+    ///   throws (a `CancellationError`, typically, after expiry).
     @inlinable
     public func withTask<Result>(
         _ name: String?,
@@ -40,7 +31,6 @@ extension BackgroundTaskManager {
         function: String = #function,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        // Begun here, before this call first suspends: a refusal is thrown before `body` could start.
         let record = try AsyncBody.begin(
             name, in: self, cleanup: onExpiration, fileID: fileID, line: line, function: function)
         return try await AsyncBody.run(record, isolation: isolation, body)

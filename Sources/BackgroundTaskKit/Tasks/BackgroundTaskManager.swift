@@ -1,8 +1,7 @@
 import Foundation
 
-/// App-wide control of background tasks: tracks every outstanding task, ends them all when time runs
-/// out, caps how many there can be, and can share one system assertion among them all.
-///
+/// App-wide control of background tasks: tracks every outstanding task, ends them all when time runs out, caps how many
+/// there can be, and can share one system assertion among them all.
 /// ```swift
 /// let manager = BackgroundTaskManager()
 ///
@@ -11,77 +10,54 @@ import Foundation
 ///     uploader.upload(photo) { _ in task.end() }
 /// }
 /// ```
-///
-/// On the first expiry of any of its assertions, the manager runs every task's cleanup in begin order
-/// on the main actor, then ends all of them, inside that handler.
-///
-/// By default it **coalesces**: any number of tasks share one system assertion, begun with the first
-/// task and ended after the last (after a short linger, so bursts do not churn) or on expiry. The
-/// system sees one assertion, so its limit of about 1000 and the per-call cost disappear, and nothing
-/// is lost: time is the app's anyway, not each task's, and expiry ends every task either way. Turn it
-/// off (``Configuration/coalescesAssertions``) to see each task by name in the system's own logs.
-///
-/// > Important: Keep each returned ``SafeBackgroundTask`` until its work is done and call
-/// > ``SafeBackgroundTask/end()``; the manager's expiry and ``endAll()`` are the safety nets.
+/// On the first expiry of any of its assertions, the manager runs every task's cleanup in begin order on the main
+/// actor, then ends all of them, inside that handler. By default it **coalesces**: any number of tasks share one system
+/// assertion, begun with the first task and ended after the last (after a short linger, so bursts do not churn) or on
+/// expiry. The system sees one assertion, so its limit of about 1000 and the per-call cost vanish; nothing is lost:
+/// time is the app's, not each task's, and expiry ends every task anyway. Turn it off
+/// (``Configuration/coalescesAssertions``) to see each task by name in system logs.
+/// > Important: Keep each returned ``SafeBackgroundTask`` until its work is done and call ``SafeBackgroundTask/end()``;
+/// > the manager's expiry and ``endAll()`` are the safety nets.
 public final class BackgroundTaskManager: Sendable {
     /// How a manager behaves.
     public struct Configuration: Sendable, Equatable {
-        /// Running tasks the manager allows at once; one more is refused with
-        /// ``BackgroundTaskError/limitReached(limit:)``. Default 100, far below the system's ~1000.
-        /// `0` or less refuses every task; `Int.max` is no cap at all.
+        /// Running tasks allowed at once; one more is refused with ``BackgroundTaskError/limitReached(limit:)``.
+        /// Default 100, far below the system's ~1000. `0` or less refuses every task; `Int.max` is no cap.
         public var maximumOutstandingTasks: Int = 100
         /// When set, a task is refused with ``BackgroundTaskError/insufficientTimeRemaining(remaining:required:)``
         /// while less background time than this remains. Off by default; WWDC20 advises
-        /// ``recommendedMinimumTimeRemaining`` (5 s): below it the system may not call handlers.
-        /// `0` or less never refuses; `.infinity` refuses every task begun in the background; NaN
-        /// counts as `nil`.
+        /// ``recommendedMinimumTimeRemaining`` (5 s): below it the system may not call handlers. `0` or less never
+        /// refuses; `.infinity` refuses every task begun in the background; NaN counts as `nil`.
         public var minimumTimeRemaining: TimeInterval?
         /// Share one system assertion among all tasks. Default `true`.
         public var coalescesAssertions = true
-        /// Coalescing: seconds the shared assertion outlives its last task, so that bursts do not
-        /// churn. Default 0.5. `0` or less, NaN and infinity mean no linger; more than
-        /// ``maximumLinger`` counts as ``maximumLinger``. The shared assertion never lingers while an
-        /// expiry is in progress, or in the background with less than 5 s left.
+        /// Coalescing: seconds the shared assertion outlives its last task (default 0.5; `0` or less, NaN, infinity:
+        /// none; max ``maximumLinger``); never during an expiry, or in the background with under 5 s left.
         public var linger: TimeInterval = 0.5
         /// Coalescing: the shared assertion's name in the system's logs.
         public var sharedAssertionName = "BackgroundTaskManager"
-        /// Hold the system assertion only while the app is in the background. Tasks run at once, as
-        /// always; the one shared assertion is raised when the app leaves the foreground (at once if
-        /// it is already in the background) and dropped when it comes back or the last task ends.
-        /// An upload that starts in the foreground and takes 45 s then never draws iOS's "created over
-        /// 30 seconds ago" warning in the foreground, and the app's background time is spent only on
-        /// what is still running when it leaves.
-        ///
+        /// Hold the system assertion only while the app is in the background. Tasks run at once, as always; the shared
+        /// assertion is raised when the app leaves the foreground (at once if already in the background) and dropped
+        /// when it returns or the last task ends, so a 45 s upload begun in the foreground never draws iOS's "created
+        /// over 30 seconds ago" warning there, and background time goes only to what still runs when the app leaves.
         /// Needs a backend that reports the app's state (``BackgroundTaskBackend/applicationStateReporting``:
-        /// `.uiApplication` and the simulator do); with any other, the assertion is raised with the
-        /// first task, as when this is off. Implies one shared assertion, whatever
-        /// ``coalescesAssertions`` says. If the system refuses the assertion when the app leaves, the
-        /// tasks keep running without extra background time. Off by default, so that a manager
-        /// behaves the same with every backend.
+        /// `.uiApplication` and the simulator do); with others, the assertion is raised with the first task. Implies
+        /// one shared assertion, whatever ``coalescesAssertions`` says. If the system refuses it when the app leaves,
+        /// tasks run on without extra time. Off by default, so a manager behaves alike with every backend.
         public var holdsAssertionOnlyInBackground = false
-        /// Coalescing: the age at which the shared assertion is handed over to a fresh one (begun
-        /// before the old one is ended, so the app never loses its protection). Tasks that keep
-        /// overlapping would otherwise keep one system assertion alive for as long as they keep
-        /// coming, and iOS would warn that it "was created over 30 seconds ago" although no task is
-        /// that old. Default 20 s; `nil`, NaN, infinity or `0` or less turn renewal off; values below
-        /// 1 s count as 1 s.
+        /// Coalescing: the age at which the shared assertion is handed over to a fresh one, begun before the old one
+        /// ends (so protection never lapses). Otherwise overlapping tasks would keep one assertion alive as long as
+        /// they keep coming, and iOS would warn it "was created over 30 seconds ago" though no task is that old.
+        /// Default 20 s; `nil`, NaN, infinity or `0` or less: no renewal; below 1 s counts as 1 s.
         public var sharedAssertionRenewalAge: TimeInterval? = 20
-
         /// The longest ``linger``: 10 s.
         public static let maximumLinger: TimeInterval = 10
-
         /// The minimum time remaining WWDC20 recommends: 5 seconds.
         public static let recommendedMinimumTimeRemaining: TimeInterval = 5
-
         /// The defaults: coalescing, at most 100 tasks, no time guard.
         public init() {}
 
         /// A configuration with the values given and the defaults for the rest.
-        ///
-        /// ```swift
-        /// let uploads = BackgroundTaskManager(configuration: .init(maximumOutstandingTasks: 10, minimumTimeRemaining: 5))
-        /// ```
-        ///
         /// - Parameters:
         ///   - maximumOutstandingTasks: See ``maximumOutstandingTasks``.
         ///   - minimumTimeRemaining: See ``minimumTimeRemaining``.
@@ -115,18 +91,15 @@ public final class BackgroundTaskManager: Sendable {
     let backend: any BackgroundTaskBackend
 
     /// Creates a manager.
-    ///
     /// - Parameters:
-    ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
-    ///     the platform default.
+    ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
     ///   - configuration: Limits and coalescing.
     public convenience init(backend: (any BackgroundTaskBackend)? = nil, configuration: Configuration = Configuration())
     {
         self.init(backend: backend, configuration: configuration, schedule: nil)
     }
 
-    /// Creates a manager whose linger timer runs on `schedule` (tests), and whose tasks `recorder`
-    /// records (`BackgroundTaskDiagnostics`).
+    /// Creates a manager with timers on `schedule` (tests) and tasks recorded by `recorder` (diagnostics).
     package init(
         backend: (any BackgroundTaskBackend)?,
         configuration: Configuration,
@@ -154,17 +127,15 @@ public final class BackgroundTaskManager: Sendable {
     }
 
     /// Begins a task tracked by this manager.
-    ///
     /// - Parameters:
     ///   - name: A name for the task.
-    ///   - onExpiration: Called on the main actor when time runs out (for any of the manager's
-    ///     tasks), in begin order with the other tasks' cleanups, before all of them end.
+    ///   - onExpiration: Called on the main actor when time runs out (for any of the manager's tasks), in begin order
+    ///     with the other cleanups, before all tasks end.
     ///   - fileID: Where the task is begun, for diagnostics; leave the default.
     ///   - line: Where the task is begun, for diagnostics; leave the default.
     ///   - function: Where the task is begun, for diagnostics; leave the default.
     /// - Returns: The running task; call ``SafeBackgroundTask/end()`` when its work is done.
-    /// - Throws: ``BackgroundTaskError`` when the cap is reached, too little time remains, or the
-    ///   system refuses: defer the work, or run it without background time.
+    /// - Throws: ``BackgroundTaskError`` (cap reached, too little time, refused): defer the work, or run it anyway.
     public func beginTask(
         _ name: String?,
         onExpiration: (@MainActor @Sendable () -> Void)? = nil,
@@ -178,8 +149,8 @@ public final class BackgroundTaskManager: Sendable {
         return SafeBackgroundTask(record: record)
     }
 
-    /// Ends every outstanding task and its assertion now, without running cleanups (for example when
-    /// the app returns to the foreground and the work no longer needs protecting).
+    /// Ends every outstanding task and its assertion now, without running cleanups (for example when the app returns to
+    /// the foreground and the work no longer needs protecting).
     public func endAll() {
         engine.endAll()
     }

@@ -1,18 +1,16 @@
-/// The backend a face uses when none is passed: the innermost ``withBackgroundTaskBackend(_:operation:)``
-/// override, else the process-wide one (``withProcessWideBackgroundTaskBackend(_:fileID:line:operation:)``),
-/// else the platform default.
+/// The backend a face uses when none is passed: the innermost ``withBackgroundTaskBackend(_:operation:)`` override,
+/// else the process-wide one, else the platform default.
 enum DefaultBackend {
     @TaskLocal static var override: (any BackgroundTaskBackend)?
 
-    /// `explicit`, else the task-local override, else the process-wide one, else the platform default.
-    /// A begin that falls through to the platform default while an override is in force somewhere in
-    /// the process (a test's, which did not reach this thread) is reported: see ``OverrideScopes``.
+    /// `explicit`, else as the type says. A begin that falls through to the platform default while an override is in
+    /// force elsewhere in the process (a test's, not reaching this thread) is reported: see ``OverrideScopes``.
     static func resolve(
         _ explicit: (any BackgroundTaskBackend)?,
         callSite: @autoclosure () -> BackgroundTaskCallSite = .unknown
     ) -> any BackgroundTaskBackend {
-        // A switch over the payload, not `if let`: copying the optional existential whole goes through
-        // the runtime's value witnesses, about 100 instructions a begin (callgrind).
+        // A switch over the payload, not `if let`: copying the optional existential whole goes through the runtime's
+        // value witnesses, about 100 instructions a begin (callgrind).
         switch explicit {
         case .some(let backend): return backend
         case .none: break
@@ -28,25 +26,19 @@ enum DefaultBackend {
     }
 }
 
-/// Runs `operation` with `backend` as the default backend of every face begun inside it, on this task
-/// and its child tasks: the way tests swap in the simulator without a process-wide setting.
+/// Runs `operation` with `backend` as the default backend of every face begun inside it, on this task and its child
+/// tasks: how tests swap in the simulator without a process-wide setting.
 ///
-/// A task-local value does not reach work on a `DispatchQueue`, another thread or in `Task.detached`:
-/// such a begin falls through to the platform's backend, and is reported (on standard error, and to
-/// the simulator, whose `expectNoLeaks()` then fails). For code that begins tasks there,
-/// use ``withProcessWideBackgroundTaskBackend(_:fileID:line:operation:)``.
-///
+/// A task-local value does not reach a `DispatchQueue`, another thread or `Task.detached`: a begin there falls through
+/// to the platform's backend and is reported (on standard error, and to the simulator, whose `expectNoLeaks()` then
+/// fails). For such code use ``withProcessWideBackgroundTaskBackend(_:fileID:line:operation:)``.
 /// ```swift
-/// @MainActor @Test func exportNeverLeaks() throws {
-///     let simulator = BackgroundTaskSimulator()
-///     withBackgroundTaskBackend(simulator) {
-///         exporter.export()  // its SafeBackgroundTask uses the simulator
-///     }
-///     simulator.advance(by: 60)
-///     try simulator.expectNoLeaks()
+/// withBackgroundTaskBackend(simulator) {
+///     exporter.export()  // its SafeBackgroundTask uses the simulator
 /// }
+/// simulator.advance(by: 60)
+/// try simulator.expectNoLeaks()
 /// ```
-///
 /// - Parameters:
 ///   - backend: The backend faces use when they are not given one.
 ///   - operation: The code to run.
@@ -64,7 +56,6 @@ public func withBackgroundTaskBackend<Result, Failure: Error>(
 }
 
 /// The `async` form of ``withBackgroundTaskBackend(_:operation:)``.
-///
 /// - Parameters:
 ///   - backend: The backend faces use when they are not given one.
 ///   - isolation: The caller's isolation, inherited by `operation`.

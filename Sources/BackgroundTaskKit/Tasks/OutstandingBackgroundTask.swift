@@ -1,10 +1,8 @@
 import Foundation
 
-/// A background task that is still running, as ``BackgroundTaskManager/outstandingTasks`` and
-/// ``DiagnosingBackend/outstandingTasks`` list it.
+/// A running task, as ``BackgroundTaskManager/outstandingTasks`` and `DiagnosingBackend.outstandingTasks` list it.
 public struct OutstandingBackgroundTask: Codable, Equatable, Sendable {
-    /// The task's number at its manager or backend: the ``BackgroundTaskEvent/TaskID/number`` of its
-    /// events, so a report's outstanding task can be matched with its log lines.
+    /// The number at its manager or backend: its events' `BackgroundTaskEvent.TaskID.number`, to match log lines.
     public var taskNumber: UInt64
     /// The task's name, if it has one.
     public var name: String?

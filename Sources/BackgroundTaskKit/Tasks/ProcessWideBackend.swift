@@ -1,34 +1,22 @@
-/// Runs `operation` with `backend` as the default backend of every face begun anywhere in the
-/// process, on every thread, queue and task (`Task.detached` included), until it returns: the way a
-/// test reaches code that begins its tasks on its own `DispatchQueue`.
+/// Runs `operation` with `backend` as the default backend of every face begun anywhere in the process (any thread,
+/// queue or task, `Task.detached` included) until it returns: how tests reach code that begins tasks on its own queue.
 ///
-/// Only one process-wide backend can be in force at a time. A second call while one is (another test
-/// running in parallel) throws ``ProcessWideBackendConflict`` naming where the first was installed,
-/// and does not run `operation`: put the tests that use it in one `.serialized` suite. A task-local
-/// ``withBackgroundTaskBackend(_:operation:)`` still wins inside its scope, and a backend passed to a
-/// face always wins.
-///
+/// Only one can be in force at a time: a second call meanwhile (a parallel test) throws ``ProcessWideBackendConflict``
+/// naming where the first was installed, without running `operation`; put such tests in one `.serialized` suite. A
+/// task-local ``withBackgroundTaskBackend(_:operation:)`` still wins in its scope, as does a backend passed to a face.
 /// ```swift
-/// @Suite(.serialized) @MainActor struct CacheTests {
-///     @Test func cleanupOnTheCacheQueueEndsItsTask() async throws {
-///         let simulator = BackgroundTaskSimulator()
-///         try withProcessWideBackgroundTaskBackend(simulator) {
-///             cache.scheduleCleanup()  // begins a SafeBackgroundTask on the cache's queue
-///         }
-///         _ = try await simulator.waitForBegins(1)
-///         // …
-///     }
+/// let simulator = BackgroundTaskSimulator()
+/// try withProcessWideBackgroundTaskBackend(simulator) {
+///     cache.scheduleCleanup()  // begins a SafeBackgroundTask on the cache's queue
 /// }
 /// ```
-///
 /// - Parameters:
 ///   - backend: The backend faces use when they are not given one.
 ///   - fileID: Where it is installed, for the conflict message; leave the default.
 ///   - line: Where it is installed; leave the default.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
-/// - Throws: ``ProcessWideBackendConflict`` when another process-wide backend is in force; what
-///   `operation` throws.
+/// - Throws: ``ProcessWideBackendConflict`` when another process-wide backend is in force; what `operation` throws.
 public func withProcessWideBackgroundTaskBackend<Result>(
     _ backend: any BackgroundTaskBackend,
     fileID: String = #fileID,
@@ -44,7 +32,6 @@ public func withProcessWideBackgroundTaskBackend<Result>(
 }
 
 /// The `async` form of ``withProcessWideBackgroundTaskBackend(_:fileID:line:operation:)``.
-///
 /// - Parameters:
 ///   - backend: The backend faces use when they are not given one.
 ///   - fileID: Where it is installed, for the conflict message; leave the default.
@@ -52,8 +39,7 @@ public func withProcessWideBackgroundTaskBackend<Result>(
 ///   - isolation: The caller's isolation, inherited by `operation`.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
-/// - Throws: ``ProcessWideBackendConflict`` when another process-wide backend is in force; what
-///   `operation` throws.
+/// - Throws: ``ProcessWideBackendConflict`` when another process-wide backend is in force; what `operation` throws.
 public func withProcessWideBackgroundTaskBackend<Result>(
     _ backend: any BackgroundTaskBackend,
     fileID: String = #fileID,
@@ -69,8 +55,7 @@ public func withProcessWideBackgroundTaskBackend<Result>(
     return try await operation()
 }
 
-/// Another process-wide default backend was in force: two tests that each install one ran at the
-/// same time.
+/// Another process-wide default backend was in force: two tests that each install one ran at the same time.
 public struct ProcessWideBackendConflict: Error, Equatable, Sendable, CustomStringConvertible {
     /// Where the backend in force was installed.
     public var installedAt: BackgroundTaskCallSite

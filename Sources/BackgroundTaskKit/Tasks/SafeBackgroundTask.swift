@@ -2,27 +2,20 @@ import Foundation
 
 /// A background task that cannot leak: the drop-in replacement for a raw `beginBackgroundTask` call.
 ///
-/// The identifier is kept where the expiration handler can always reach it. When time runs out,
-/// your cleanup runs on the main actor and then the task ends itself, inside the system's handler.
-/// ``end()`` may be called any number of times, from any thread; only the first call does anything.
-///
+/// The identifier is kept where the expiration handler can always reach it. When time runs out, your cleanup runs on
+/// the main actor, then the task ends itself inside the system's handler.
 /// ```swift
 /// let task = SafeBackgroundTask.begin("Upload photos") {
 ///     uploader.cancel()  // time is up: stop; the task ends itself after this returns
 /// }
 /// uploader.upload { _ in task.end() }
 /// ```
-///
-/// > Important: Keep the task until the work is done. If the last reference goes away while it is
-/// > still running, `deinit` ends the assertion (the last safety net) and reports a leak on standard
-/// > error with the call site that began it.
-/// >
-/// > Capture the task's owner weakly in `onExpiration`: the task keeps its cleanup until it ends, so a
-/// > strong capture keeps the owner (and the task) alive until expiry, and the safety net never runs.
-/// >
-/// > If the system calls the expiration handler off the main thread while the main thread is busy,
-/// > the cleanup is sent to the main actor and waited for at most one second; after that the
-/// > assertion is ended anyway, and the cleanup runs when the main thread gets to it.
+/// > Important: Keep the task until the work is done: if its last reference goes away while it runs, `deinit` ends the
+/// > assertion (the last safety net) and reports a leak on standard error with the call site that began it. Capture the
+/// > task's owner weakly in `onExpiration`: the task keeps its cleanup until it ends, so a strong capture keeps the
+/// > owner (and task) alive until expiry, and the safety net never runs. If the system calls the expiration handler off
+/// > the main thread while the main thread is busy, the cleanup is sent to the main actor and waited for at most one
+/// > second; then the assertion is ended anyway, and the cleanup runs when the main thread gets to it.
 public final class SafeBackgroundTask: Sendable {
     let record: TaskRecord
 
@@ -30,18 +23,14 @@ public final class SafeBackgroundTask: Sendable {
         self.record = record
     }
 
-    /// Begins a background task.
-    ///
-    /// It never fails: when the system refuses, ``state`` is ``BackgroundTaskState/notGranted(_:)``,
-    /// the work should still run (just without extra background time), and ``end()`` does nothing.
-    ///
+    /// Begins a background task. It never fails: if the system refuses, ``state`` is
+    /// ``BackgroundTaskState/notGranted(_:)``, the work should run anyway (no extra time), and ``end()`` does nothing.
     /// - Parameters:
-    ///   - name: A name for the task, shown in the system's console warnings. Empty names count as no
-    ///     name; names over 256 characters are cut.
-    ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
-    ///     the platform default (`UIApplication` on iOS; pass `.expiringActivity` in app extensions).
-    ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself. Stop
-    ///     the work quickly here; do not end the task (it is ended for you) or start new work.
+    ///   - name: Shown in the system's console warnings; empty means none; over 256 characters is cut.
+    ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default
+    ///     (`UIApplication` on iOS; pass `.expiringActivity` in app extensions).
+    ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself. Stop the work
+    ///     quickly here; do not end the task (it is ended for you) or start new work.
     ///   - fileID: Where the task is begun, for diagnostics; leave the default.
     ///   - line: Where the task is begun, for diagnostics; leave the default.
     ///   - function: Where the task is begun, for diagnostics; leave the default.
@@ -77,20 +66,13 @@ public final class SafeBackgroundTask: Sendable {
 
     /// The task's name, as given (cut to 256 characters); `nil` when it has none.
     public var name: String? { record.name }
-
     /// Where the task was begun.
     public var callSite: BackgroundTaskCallSite { record.callSite }
-
-    /// Seconds since the task was begun, on its backend's clock (the simulator's virtual time in
-    /// tests). It keeps counting after the task has ended.
+    /// Seconds since the task began on its backend's clock (the simulator's virtual time in tests), even after it ends.
     public var age: TimeInterval { record.engine.age(of: record) }
-
-    /// Whether the system's background time ran out before the task was ended: its cleanup has run
-    /// (or is running), and its work should stop.
+    /// Whether time ran out before the task was ended: its cleanup has run (or is running) and its work should stop.
     public var isExpired: Bool { state == .expired }
-
-    /// The app's background time left, as the task's backend reports it now: `nil` while it is
-    /// unlimited (in the foreground, or on a platform that never suspends apps).
+    /// The background time left, per the task's backend (``BackgroundTaskBackend/backgroundTimeRemaining``).
     public var backgroundTimeRemaining: TimeInterval? { record.backend.backgroundTimeRemaining }
 
     deinit {

@@ -1,10 +1,7 @@
 import Foundation
 
-/// A background task owned by one scope: it begins in `init` and ends when the value is consumed by
-/// ``end()`` or goes out of scope.
-///
-/// It is `~Copyable`, so it has exactly one owner and cannot be ended twice.
-///
+/// A background task owned by one scope: it begins in `init` and ends when ``end()`` consumes it or it goes out of
+/// scope. It is `~Copyable`: exactly one owner, and it cannot be ended twice.
 /// ```swift
 /// func saveLibrary() throws {
 ///     let task = ScopedBackgroundTask("Save library") { database.cancelSave() }
@@ -12,23 +9,18 @@ import Foundation
 ///     task.end()
 /// }
 /// ```
+/// > Warning: Keep it in a named `let` and end it by name. `_ = ScopedBackgroundTask(…)` (the fix-it Swift offers for a
+/// > `let` that is never used) ends the task at once, before the work. `bgtask audit` reports such lines (BT009).
 ///
-/// > Warning: Keep it in a named `let` and end it by name. `_ = ScopedBackgroundTask(…)` (the fix-it
-/// > Swift offers for a `let` that is never used) ends the task at once, before the work.
-/// > `bgtask audit` reports such lines (BT009).
-///
-/// > Important: On expiry the cleanup runs on the main actor and the assertion is ended inside the
-/// > system's handler, even though the scope has not finished; ``state`` then reads
-/// > ``BackgroundTaskState/expired``.
+/// > Important: On expiry the cleanup runs on the main actor and the assertion is ended inside the system's handler,
+/// > even though the scope has not finished; ``state`` then reads ``BackgroundTaskState/expired``.
 public struct ScopedBackgroundTask: ~Copyable, Sendable {
     let record: TaskRecord
 
     /// Begins a background task for the current scope.
-    ///
     /// - Parameters:
     ///   - name: A name for the task, shown in the system's console warnings.
-    ///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
-    ///     the platform default.
+    ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
     ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
     ///   - fileID: Where the task is begun, for diagnostics; leave the default.
     ///   - line: Where the task is begun, for diagnostics; leave the default.
@@ -58,20 +50,13 @@ public struct ScopedBackgroundTask: ~Copyable, Sendable {
 
     /// The task's name, as given (cut to 256 characters); `nil` when it has none.
     public var name: String? { record.name }
-
     /// Where the task was begun.
     public var callSite: BackgroundTaskCallSite { record.callSite }
-
-    /// Seconds since the task was begun, on its backend's clock (the simulator's virtual time in
-    /// tests). It keeps counting after the task has ended.
+    /// Seconds since the task began on its backend's clock (the simulator's virtual time in tests), even after it ends.
     public var age: TimeInterval { record.engine.age(of: record) }
-
-    /// Whether the system's background time ran out before the task was ended: its cleanup has run
-    /// (or is running), and its work should stop.
+    /// Whether time ran out before the task was ended: its cleanup has run (or is running) and its work should stop.
     public var isExpired: Bool { state == .expired }
-
-    /// The app's background time left, as the task's backend reports it now: `nil` while it is
-    /// unlimited (in the foreground, or on a platform that never suspends apps).
+    /// The background time left, per the task's backend (``BackgroundTaskBackend/backgroundTimeRemaining``).
     public var backgroundTimeRemaining: TimeInterval? { record.backend.backgroundTimeRemaining }
 
     /// Ends the task now, consuming it.

@@ -1,22 +1,17 @@
 /// Runs `body` inside a background task that ends when `body` returns or throws.
-///
 /// ```swift
 /// let count = try withBackgroundTask("Save drafts") {
 ///     try store.saveDrafts()
 /// }
 /// ```
-///
-/// If the system refuses the assertion, `body` runs anyway: background time is a bonus, not a
-/// precondition. When the work must not start without it, use ``BackgroundTaskManager/beginTask(_:onExpiration:fileID:line:function:)``,
-/// which throws.
-///
-/// > Important: On expiry `onExpiration` runs on the main actor and the assertion is ended inside the
-/// > system's handler, while `body` may still be running; make `body` stop when `onExpiration` says so.
+/// If the system refuses the assertion, `body` runs anyway; when the work must not start without it, use
+/// ``BackgroundTaskManager/beginTask(_:onExpiration:fileID:line:function:)``, which throws.
+/// > Important: On expiry `onExpiration` runs on the main actor and the assertion is ended inside the system's handler,
+/// > while `body` may still be running; make `body` stop when `onExpiration` says so.
 ///
 /// - Parameters:
 ///   - name: A name for the task, shown in the system's console warnings.
-///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
-///     the platform default.
+///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
 ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
 ///   - fileID: Where the task is begun, for diagnostics; leave the default.
 ///   - line: Where the task is begun, for diagnostics; leave the default.
@@ -45,9 +40,8 @@ public func withBackgroundTask<Result, Failure: Error>(
     return try body()
 }
 
-/// Runs `body` inside a background task that ends when `body` returns or throws, passing `body` the
-/// task so that it can learn that time ran out (``SafeBackgroundTask/isExpired``) and stop.
-///
+/// Runs `body` inside a background task that ends when `body` returns or throws, passing `body` the task so that it can
+/// learn that time ran out (``SafeBackgroundTask/isExpired``) and stop.
 /// ```swift
 /// try withBackgroundTask("Compact database") { task in
 ///     for page in pages {
@@ -56,13 +50,10 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///     }
 /// }
 /// ```
-///
 /// The task ends when `body` returns; ending it earlier from inside `body` is harmless.
-///
 /// - Parameters:
 ///   - name: A name for the task, shown in the system's console warnings.
-///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
-///     the platform default.
+///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
 ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
 ///   - fileID: Where the task is begun, for diagnostics; leave the default.
 ///   - line: Where the task is begun, for diagnostics; leave the default.
@@ -85,11 +76,9 @@ public func withBackgroundTask<Result, Failure: Error>(
     return try body(task)
 }
 
-/// Runs `body` inside a background task that ends when `body` returns or throws, and cancels `body`
-/// if time runs out first.
+/// Runs `body` in a background task that ends when `body` returns or throws, cancelling `body` if time runs out first.
 ///
 /// It runs in the caller's isolation, so a `@MainActor` caller can use its non-`Sendable` state:
-///
 /// ```swift
 /// @MainActor func refresh() async throws {
 ///     let items = try await withBackgroundTask("Refresh feed") {
@@ -98,22 +87,13 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///     self.items = items
 /// }
 /// ```
-///
-/// If the system refuses the assertion, `body` runs anyway, without extra background time.
-///
-/// `body` runs in a task of its own (a child of this call, in the caller's isolation, with its
-/// priority and task-local values), so that an expiry cancels `body` only: the calling task goes on
-/// uncancelled, and the next batch of a long-lived loop, or the rest of a SwiftUI `.task {}`, is not
-/// cancelled by it. A cancellation of the calling task is passed on to `body`.
-///
-/// The assertion is begun by the call itself, before it first suspends: when the caller's actor is
-/// busy (a main actor with other work queued), the app is covered while `body` waits to start. An
-/// expiry in that wait cancels `body`'s task, and `body` starts cancelled.
-///
-/// Telling an expiry from an ordinary cancellation: after an expiry `body` typically throws
-/// `CancellationError`, while `Task.isCancelled` stays `false` in the caller; after the caller was
-/// cancelled, `Task.isCancelled` is `true` there. `onExpiration` is called only for an expiry.
-///
+/// If the system refuses the assertion, `body` runs anyway, without extra background time. It runs in a child task (in
+/// the caller's isolation, with its priority and task-local values), so an expiry cancels `body` only: the calling task
+/// goes on uncancelled, as do the next batch of a long-lived loop or the rest of a SwiftUI `.task {}`; a cancellation
+/// of the caller is passed on to `body`. The assertion is begun before the call first suspends, so the app is covered
+/// while `body` waits for a busy caller's actor; an expiry in that wait makes `body` start cancelled. Telling an expiry
+/// from a cancellation: after an expiry `body` typically throws `CancellationError` while the caller's
+/// `Task.isCancelled` stays `false` (`true` if the caller was cancelled); only an expiry calls `onExpiration`.
 /// ```swift
 /// do {
 ///     try await withBackgroundTask("Sync") { try await sync.run() }
@@ -121,15 +101,12 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///     scheduleSyncLater()  // background time ran out; this task goes on
 /// }
 /// ```
-///
-/// > Important: On expiry `body` is cancelled, `onExpiration` runs on the main actor, and the
-/// > assertion is ended inside the system's handler without waiting for `body`: cooperative
-/// > cancellation is what makes `body` stop.
+/// > Important: On expiry `body` is cancelled, `onExpiration` runs on the main actor, and the assertion is ended inside
+/// > the system's handler without waiting for `body`: cooperative cancellation is what makes `body` stop.
 ///
 /// - Parameters:
 ///   - name: A name for the task, shown in the system's console warnings.
-///   - backend: The backend; by default the ``withBackgroundTaskBackend(_:operation:)`` override or
-///     the platform default.
+///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
 ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
 ///   - fileID: Where the task is begun, for diagnostics; leave the default.
 ///   - line: Where the task is begun, for diagnostics; leave the default.
@@ -149,9 +126,6 @@ public func withBackgroundTask<Result, Failure: Error>(
     function: String = #function,
     _ body: () async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
-    // The assertion is taken here, before this call first suspends: however long the body's task
-    // waits for the caller's actor, the app is covered from the call on. An expiry before the body's
-    // task starts cancels it as soon as it does.
     let record = AsyncBody.begin(
         name, backend: backend, cleanup: onExpiration, fileID: fileID, line: line, function: function)
     return try await AsyncBody.run(record, isolation: isolation, body)

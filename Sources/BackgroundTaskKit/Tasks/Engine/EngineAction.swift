@@ -1,30 +1,23 @@
-/// What the engine does once its lock is released.
+/// What the engine does once its lock is released: `begin` calls the backend's begin for the holder and acts on the
+/// result; `end` calls its end, marks it ended, wakes its waiters; `ends`, several (`endAll()`); `awaitSharedBegin`
+/// waits (bounded) for the shared assertion's begin in flight on another thread; `wake` wakes `count` waiters;
+/// `considerLinger` and `considerRenewal` decide, outside the lock, whether the idle shared assertion may linger or the
+/// one at the renewal age is renewed; the `schedule` cases start the linger or renewal timer; `many`, several in order.
 enum EngineAction {
     case none
-    /// Call the backend's begin for this holder, then act on the result.
     case begin(AssertionHolder)
-    /// Call the backend's end for this holder's identifier, then mark it ended and wake its waiters.
     case end(AssertionHolder, BackgroundTaskIdentifier, bySafetyNet: Bool)
-    /// Several ends (``TaskEngine/endAll()``).
     case ends([(AssertionHolder, BackgroundTaskIdentifier)])
-    /// Wait (bounded) for the shared assertion's begin in flight on another thread.
     case awaitSharedBegin(TaskRecord, SharedAssertion, CallWaiters)
-    /// Wake `count` waiters.
     case wake(CallWaiters, count: Int)
-    /// The shared assertion has no users left: decide, outside the lock, whether it may linger.
     case considerLinger(SharedAssertion)
-    /// Start the linger timer.
     case scheduleLinger(after: Double)
-    /// The shared assertion has reached the renewal age: decide, outside the lock, whether to renew.
     case considerRenewal(SharedAssertion)
-    /// Start the timer that renews the shared assertion before it grows old.
     case scheduleRenewalCheck(after: Double)
-    /// Several of the above, in order.
     case many([EngineAction])
 }
 
-/// Cleanups an operation dropped under the lock. They are released after unlocking: releasing one
-/// may run `deinit`s of user objects, which may call back into the engine.
+/// Cleanups dropped under the lock, released after it: a release may run user `deinit`s calling back into the engine.
 struct DroppedCleanups {
     private var first: ExpirationCleanup?
     private var more: [ExpiringTask.Cleanup] = []
@@ -35,10 +28,8 @@ struct DroppedCleanups {
     }
 }
 
-/// A task an expiry expires, and its cleanup.
-///
-/// Closures are kept in arrays inside structs: an array of bare closures stores each one behind a
-/// reabstraction thunk, one allocation per element on the way in and another on the way out.
+/// A task an expiry expires, and its cleanup. Closures are kept in arrays inside structs: an array of bare closures
+/// stores each behind a reabstraction thunk, one allocation per element on the way in and another on the way out.
 struct ExpiringTask {
     /// A cleanup, as an array element.
     struct Cleanup {
@@ -49,18 +40,15 @@ struct ExpiringTask {
     let cleanup: Cleanup
 }
 
-/// What one expiration handler does once the lock is released.
+/// What one expiration handler does once the lock is released: `started` if it is the first handler for these
+/// assertions (it runs cleanups and ends), the tasks whose cleanups run in begin order (`expiring`), async bodies to
+/// cancel before them (`cancels`), whether observers want the handler entered/exited events (`observed`), assertions to
+/// end (`ends`), and calls in flight on other threads to wait for, each with its bound in seconds (`waits`).
 struct ExpiryPlan {
-    /// It is the first handler for these assertions: it runs cleanups and ends.
     var started = false
-    /// Tasks whose cleanups run, in begin order.
     var expiring: [ExpiringTask] = []
-    /// Async bodies to cancel, before the cleanups run.
     var cancels: [(BodyTask, UnsafeCurrentTask)] = []
-    /// Whether observers want the handler entered/exited events.
     var observed = false
-    /// Assertions to end.
     var ends: [(AssertionHolder, BackgroundTaskIdentifier)] = []
-    /// Calls in flight on other threads to wait for, each with its bound in seconds.
     var waits: [(CallWaiters, Double)] = []
 }

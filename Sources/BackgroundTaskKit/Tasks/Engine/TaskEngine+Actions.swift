@@ -20,9 +20,8 @@ extension TaskEngine {
             waiters.wake(count)
         case .considerLinger(let assertion):
             considerLinger(assertion)
-        // The timers hold the engine (at most one of each is pending, for at most `linger` or the
-        // renewal age): a weak reference would give the engine a side table, and every retain and
-        // release of it would take the slow path, about 400 instructions a pair.
+        // Timers hold the engine strongly (at most one of each, pending at most `linger` or the renewal age): a weak
+        // reference adds a side table and sends each retain and release down the slow path (~400 instructions a pair).
         case .scheduleLinger(let delay):
             clock.schedule(delay) { self.lingerElapsed() }
         case .scheduleRenewalCheck(let delay):
@@ -32,8 +31,7 @@ extension TaskEngine {
         }
     }
 
-    /// Calls the backend's begin for `holder` and acts on what it returns. Returns the status of the
-    /// task `holder` is, seen right after (`.running` for a shared assertion).
+    /// Begins `holder`'s assertion, acts on the result, and returns its task's status (`.running` if shared).
     @discardableResult
     func beginOnBackend(_ holder: AssertionHolder, hooks: BackgroundTaskBackendHooks?) -> TaskStatus {
         let handler: @MainActor @Sendable () -> Void = { [holder] in holder.engine.handlerCalled(for: holder) }
@@ -95,8 +93,7 @@ extension TaskEngine {
         if let (waiters, count) = wake { waiters.wake(count) }
     }
 
-    /// Ends several assertions (an expiry's, `endAll()`'s), then marks them all ended in one lock
-    /// round trip and wakes the handlers waiting for them.
+    /// Ends several assertions (an expiry's, `endAll()`'s), marks them ended in one lock trip, wakes their waiters.
     func endOnBackend(_ ends: [(AssertionHolder, BackgroundTaskIdentifier)]) {
         for (holder, identifier) in ends { callBackendEnd(holder, identifier, bySafetyNet: false) }
         let wakes = lock.withLock { ends.compactMap { markEnded($0.0) } }
@@ -112,11 +109,9 @@ extension TaskEngine {
         }
     }
 
-    /// Under the lock: `holder`'s end returned. Marks it ended, lets the engine's list and the
-    /// retiring list forget it, and returns the waiters to wake after unlocking.
+    /// Under the lock: `holder`'s end returned; marks it ended, unlists it, returns the waiters to wake.
     private func markEnded(_ holder: AssertionHolder) -> (CallWaiters, Int)? {
-        // Only a manager's tasks are in its list: a task whose end (or refused begin) was in flight
-        // leaves it now.
+        // Only a manager's tasks are in its list: a task whose end (or refused begin) was in flight leaves it now.
         if holder.isLinked, unsafeDowncast(holder, to: TaskRecord.self).status != .running { tasks.remove(holder) }
         if !retiring.isEmpty { retiring.removeAll { $0 === holder } }
         return holder.call.finish().map { ($0, $0.count) }

@@ -1,12 +1,10 @@
 import Foundation
 
-/// A coalescing manager's one shared assertion: joined by every task, begun once per burst, kept
-/// for a short linger after the last task, and handed over to a fresh assertion before it grows old.
-/// All of these run under the lock and return what to do after it.
+/// A coalescing manager's shared assertion: joined by every task, begun once per burst, lingering briefly after the
+/// last task, handed over to a fresh one before it grows old. All run under the lock, returning what to do after it.
 extension TaskEngine {
-    /// A task joins the shared assertion: at once when it is held; after its begin returns when it
-    /// is being begun on another thread (so that a burst makes one system begin and every task still
-    /// learns at once whether it runs); by beginning a new one when there is none.
+    /// A task joins the shared assertion: at once if held; if another thread is beginning it, once that begin returns
+    /// (one system begin per burst, and each task learns at once whether it runs); else by beginning one.
     func join(_ record: TaskRecord, thread: CallingThread, now: TimeInterval) -> EngineAction {
         record.isCoalesced = true
         sharedUsers += 1
@@ -39,9 +37,8 @@ extension TaskEngine {
         return .begin(fresh)
     }
 
-    /// Outside the lock: a task that joined a shared assertion being begun on another thread waits
-    /// (bounded) for the outcome, so that it learns at once whether it runs. If the begin is still in
-    /// flight after the wait, the task stops waiting for it and begins an assertion of its own.
+    /// Outside the lock: a task that joined a shared assertion being begun on another thread waits (bounded) for the
+    /// outcome, to learn at once whether it runs; if that begin is still in flight then, it begins its own.
     func awaitSharedBegin(_ record: TaskRecord, _ assertion: SharedAssertion, _ waiters: CallWaiters) {
         if waiters.wait(timeout: options.inFlightBeginTimeout) { return }
         let action = withLock { () -> EngineAction in
@@ -58,8 +55,8 @@ extension TaskEngine {
         perform(action)
     }
 
-    /// A new shared assertion about to be begun on this thread, named `name`, under the call site
-    /// (and through the backend) of `model`: the task that needs it, or the assertion it renews.
+    /// A new shared assertion about to be begun on this thread, named `name`, under the call site (and through the
+    /// backend) of `model`: the task that needs it, or the assertion it renews.
     private func beginningSharedAssertion(for model: AssertionHolder, name: String?, now: TimeInterval)
         -> SharedAssertion
     {
@@ -130,9 +127,8 @@ extension TaskEngine {
         return .many(actions)
     }
 
-    /// The backend reported the app's state (on the main actor). With ``Options/holdsOnlyInBackground``,
-    /// leaving the foreground raises the shared assertion for the tasks running, and coming back
-    /// drops it; the tasks run on either way.
+    /// The backend reported the app's state (on the main actor). With ``Options/holdsOnlyInBackground``, leaving the
+    /// foreground raises the shared assertion for the running tasks, and returning drops it; tasks run on either way.
     func applicationStateChanged(inBackground: Bool) {
         let now = clock.now()
         let action = withLock(at: now) { () -> EngineAction in
@@ -166,8 +162,7 @@ extension TaskEngine {
         guard let shared, shared.call.phase == .held else { return .none }  // being begun: its return decides
         guard sharedUsers == 0 else { return renewIfOld(now: now) }
         shared.call.endedBySafetyNet = bySafetyNet
-        // Never linger while an expiry is in progress anywhere: an assertion begun and ended inside
-        // a cleanup would outlive every handler.
+        // Never linger during any expiry: an assertion begun and ended in a cleanup would outlive every handler.
         if options.linger > 0, expiriesInProgress == 0, !ExpiriesInProgress.any {
             shared.idleSince = now
             return .considerLinger(shared)
@@ -175,8 +170,7 @@ extension TaskEngine {
         return retire(shared)
     }
 
-    /// Outside the lock: the shared assertion just went idle; linger unless too little background
-    /// time is left, then (under the lock again) start the timer or end it.
+    /// Outside the lock: the shared assertion went idle; linger unless little background time is left, else end it.
     func considerLinger(_ assertion: SharedAssertion) {
         let remaining = assertion.backend.backgroundTimeRemaining
         let tooLittleTime = remaining.map { !($0 >= options.lingerMinimumTimeRemaining) } ?? false
@@ -191,8 +185,8 @@ extension TaskEngine {
         perform(action)
     }
 
-    /// The linger timer fired: end the shared assertion if it has been idle long enough, or wait for
-    /// the rest of its linger. One timer at a time, however many tasks come and go.
+    /// The linger timer fired: end the shared assertion if it has been idle long enough, or wait for the rest of its
+    /// linger. One timer at a time, however many tasks come and go.
     func lingerElapsed() {
         let now = clock.now()
         let action = withLock(at: now) { () -> EngineAction in
@@ -222,21 +216,19 @@ extension TaskEngine {
     /// The age at which iOS warns that an assertion "was created over 30 seconds ago".
     static let systemWarningAge: TimeInterval = 30
 
-    /// Under the lock: when the shared assertion has reached the renewal age, asks (outside the lock)
-    /// whether renewing is worth it.
+    /// Under the lock: at the renewal age, asks outside the lock whether renewing the shared assertion pays.
     func renewIfOld(now: TimeInterval) -> EngineAction {
-        // `renewalDue` is the assertion's begin time plus the renewal age, rounded once: comparing
-        // ages again could round the other way and leave a timer firing at the due time forever.
+        // `renewalDue` is the assertion's begin time plus the renewal age, rounded once: comparing ages again could
+        // round the other way and leave a timer firing at the due time forever.
         guard options.renewalAge != nil, now + 1e-9 >= renewalDue, let shared, renewal == nil,
             expiriesInProgress == 0, shared.call.phase == .held, sharedUsers > 0
         else { return .none }
         return .considerRenewal(shared)
     }
 
-    /// Outside the lock: renews the shared assertion unless that cannot help. In the foreground it
-    /// always helps. In the background it helps only if the assertion would otherwise reach the
-    /// system's warning age before its expiry, and it is unsafe with less than 5 s left (the system
-    /// may not call a fresh assertion's handler); the renewal timer looks again later.
+    /// Outside the lock: renews the shared assertion unless that cannot help. In the foreground it always helps; in the
+    /// background only if the assertion would otherwise reach the system's warning age before expiry, and it is unsafe
+    /// with under 5 s left (the system may not call a fresh assertion's handler): the renewal timer looks again later.
     func considerRenewal(_ assertion: SharedAssertion) {
         let remaining = assertion.backend.backgroundTimeRemaining
         let now = clock.now()
@@ -257,8 +249,7 @@ extension TaskEngine {
         perform(action)
     }
 
-    /// Starts the renewal timer unless one is pending: one timer at a time, never one per task. It
-    /// fires when the shared assertion reaches the renewal age, or after `retryingIn` seconds.
+    /// Starts the renewal timer unless pending (never one per task), due at the renewal age or in `retryingIn` seconds.
     func scheduleRenewalCheck(now: TimeInterval, retryingIn retry: TimeInterval? = nil) -> EngineAction {
         guard let age = options.renewalAge, !renewalTimerPending, let shared else { return .none }
         renewalTimerPending = true
@@ -272,9 +263,8 @@ extension TaskEngine {
             renewalTimerPending = false
             checkSharedAssertionAge(now: now)
             let renewing = renewIfOld(now: now)
-            // Keep one timer armed while a shared assertion is held, used or lingering, and no renewal
-            // is in flight (its grant arms the next one): due when the assertion reaches the renewal
-            // age, or a little later when it is due already but cannot be renewed now.
+            // Keep one timer armed while a shared assertion is held and no renewal is in flight (its grant arms the
+            // next): due at the renewal age, or a little later when due already but not renewable now.
             if case .none = renewing, renewal == nil, let shared, shared.call.phase == .held {
                 let wait = renewalDue - now
                 return scheduleRenewalCheck(
@@ -285,8 +275,7 @@ extension TaskEngine {
         perform(action)
     }
 
-    /// Reports the shared assertion as stale once it reaches the stale age (renewal normally
-    /// prevents that; it happens when renewal is off or the system refused a fresh assertion).
+    /// Reports the shared assertion stale at the stale age (renewal prevents that unless off or refused a fresh one).
     func checkSharedAssertionAge(now: TimeInterval) {
         guard let recorder, let staleTaskAge = recorder.staleTaskAge, let shared, shared.call.phase == .held,
             !shared.staleReported, now - shared.beganAt >= staleTaskAge - 1e-9

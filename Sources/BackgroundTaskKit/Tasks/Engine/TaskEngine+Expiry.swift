@@ -3,14 +3,11 @@ import Foundation
 
 /// The expiration handler every assertion of the engine gets.
 extension TaskEngine {
-    /// The system called `holder`'s expiration handler (on the main actor normally; possibly off it,
-    /// twice, before its begin returned, or never).
-    ///
-    /// The first handler for a set of assertions runs the cleanups in begin order on the main actor,
-    /// ends every assertion whose identifier is known, and then waits for the calls still in flight on
-    /// other threads (bounded), so that nothing it covers is still held when it returns. A later
-    /// handler for an assertion already covered waits for it too if a call is still in flight: its
-    /// own handler is an assertion's last chance.
+    /// The system called `holder`'s expiration handler (normally on the main actor; possibly off it, twice, before its
+    /// begin returned, or never). The first handler for a set of assertions runs the cleanups in begin order on the
+    /// main actor, ends every assertion whose identifier is known, then waits (bounded) for calls still in flight on
+    /// other threads, so nothing it covers is held when it returns. A later handler for an assertion already covered
+    /// also waits for a call in flight: its own handler is an assertion's last chance.
     func handlerCalled(for holder: AssertionHolder) {
         let thread = CallingThread.current
         let now = clock(for: holder).now()
@@ -32,8 +29,7 @@ extension TaskEngine {
         }
     }
 
-    /// Cancels the async bodies of expiring tasks (outside the lock: cancelling runs the task's
-    /// cancellation handlers), then lets their ends go on.
+    /// Cancels expiring tasks' async bodies outside the lock (it runs cancellation handlers), then lets ends go on.
     private func cancelBodies(_ cancels: [(BodyTask, UnsafeCurrentTask)]) {
         guard !cancels.isEmpty else { return }
         for (_, task) in cancels { task.cancel() }
@@ -58,8 +54,8 @@ extension TaskEngine {
             claim(holder, ownedBy: true, thread: thread, into: &plan)
             return plan
         }
-        // The handler of an assertion that is already over (ended, or refused and called anyway, as
-        // the system may do) covers nothing: the assertions still held get handlers of their own.
+        // The handler of an assertion that is already over (ended, or refused and called anyway, as the system may do)
+        // covers nothing: the assertions still held get handlers of their own.
         guard holder.call.phase != .ended, holder.call.phase != .none else { return plan }
         plan.started = true
         plan.observed = recorder?.observed ?? false
@@ -86,8 +82,7 @@ extension TaskEngine {
         return plan
     }
 
-    /// Under the lock: `holder`'s assertion is ended by this expiry, now if its identifier is known,
-    /// or by the call in flight, which this handler then waits for.
+    /// Under the lock: ends `holder`'s assertion now if its identifier is known, else waits for the call in flight.
     private func claim(_ holder: AssertionHolder, ownedBy own: Bool, thread: CallingThread, into plan: inout ExpiryPlan)
     {
         let alreadyClaimed = holder.call.claimed
@@ -125,12 +120,10 @@ extension TaskEngine {
         finished(record, as: .expired, unlinking: record.isCoalesced || !record.call.isInFlight)
     }
 
-    /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers'
-    /// "handler entered" and "handler exited" events: directly when already there (the normal case,
-    /// inside the system's handler); otherwise on the main queue (or through the backend's
-    /// ``BackgroundTaskBackendHooks/mainActorHop``: the simulator's), waiting at most
-    /// `offMainCleanupTimeout` so that the assertions are still ended inside the handler even if the
-    /// main thread is busy.
+    /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers' "handler entered" and
+    /// "handler exited" events: directly when already there (normally, inside the system's handler); else on the main
+    /// queue (or the backend's ``BackgroundTaskBackendHooks/mainActorHop``: the simulator's), waiting at most
+    /// `offMainCleanupTimeout` so the assertions are still ended inside the handler if the main thread is busy.
     private func runCleanupsOnMainActor(
         _ plan: ExpiryPlan,
         clock: BackendClock,

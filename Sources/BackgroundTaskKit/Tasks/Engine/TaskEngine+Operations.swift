@@ -1,8 +1,7 @@
 import Foundation
 
 extension TaskEngine {
-    /// Begins a task through `backend`; its status says whether it runs. Returns the refusal of a
-    /// manager's cap or time guard, if any.
+    /// Begins a task through `backend`; its status says whether it runs. Returns a manager's refusal (cap, time guard).
     func begin(
         name: consuming String?,
         callSite: consuming BackgroundTaskCallSite,
@@ -18,8 +17,7 @@ extension TaskEngine {
         record.cleanup = cleanup
         record.body = body
         guard !isStandalone else {
-            // A standalone task: nothing else can see the record before the backend has its handler,
-            // so it needs no lock until then.
+            // Standalone: nothing else sees the record before the backend has its handler, so no lock until then.
             record.call.phase = .beginning
             beginOnBackend(record, hooks: hooks)
             return (record, nil)
@@ -77,11 +75,8 @@ extension TaskEngine {
         return nil
     }
 
-    /// Ends a task; idempotent, callable from any thread. Returns whether it was running.
-    ///
-    /// With `detachingBody`, the async `withBackgroundTask` body returned: its task is detached first
-    /// (waiting for a cancel in progress, so that the task is alive whenever it is cancelled), in the
-    /// same lock round trip as the end when no cancel is in progress.
+    /// Ends a task (idempotent, any thread); returns whether it ran. With `detachingBody` (async body returned) its
+    /// task is first detached, after any cancel in progress (so it lives while cancelled), in the end's lock trip.
     @discardableResult
     func end(_ record: TaskRecord, bySafetyNet: Bool = false, detachingBody: Bool = false) -> Bool {
         let now = isStandalone ? nil : clock.now()
@@ -164,8 +159,7 @@ extension TaskEngine {
         perform(action)
     }
 
-    /// Under the lock: starts the end of a per-task assertion. Returns the identifier to end now, or
-    /// `nil` when there is nothing held to end (a begin in flight ends it as soon as it returns).
+    /// Under the lock: starts a per-task end; returns the identifier to end now, or `nil` (a begin in flight ends it).
     func startEnding(_ holder: AssertionHolder, bySafetyNet: Bool) -> BackgroundTaskIdentifier? {
         switch holder.call.phase {
         case .held:
@@ -180,8 +174,7 @@ extension TaskEngine {
         }
     }
 
-    /// Whether the task still runs: a face's `deinit` asks first, and ends it only then (the end
-    /// checks again under the lock).
+    /// Whether the task still runs: a face's `deinit` asks, and only then ends it (the end rechecks under the lock).
     func isRunning(_ record: TaskRecord) -> Bool {
         lock.withLock { record.status == .running }
     }
@@ -214,8 +207,7 @@ extension TaskEngine {
         }
     }
 
-    /// Reports running tasks that have become stale since the last check, and renews a coalescing
-    /// manager's shared assertion if it has grown old.
+    /// Reports running tasks turned stale since the last check; renews a coalescing manager's shared assertion if old.
     package func checkStaleTasks() {
         let now = clock.now()
         let action = withLock(at: now) { () -> EngineAction in
@@ -226,9 +218,8 @@ extension TaskEngine {
         perform(action)
     }
 
-    /// Under the lock: a manager's running task stopped running (its status already says how). It
-    /// leaves the list unless `unlinking` is `false`: its own begin or end is still in flight, and an
-    /// expiry must still be able to claim it (``markEnded`` takes it out when that call returns).
+    /// Under the lock: a manager's running task stopped (its status says how). It leaves the list unless `unlinking` is
+    /// `false`: its own begin or end is in flight, which an expiry must still claim (``markEnded`` unlinks it after).
     func finished(_ record: TaskRecord, as ending: TaskEnding, unlinking: Bool = true) {
         guard !isStandalone else { return }
         runningCount -= 1

@@ -1,25 +1,18 @@
 import Dispatch
 import Foundation
 
-/// The one engine behind every face: begins and ends assertions through a backend, exactly once.
-///
-/// Each face holds a ``TaskRecord``; the expiration handler given to the backend captures only the
-/// object that holds the assertion (the record, or a coalescing manager's ``SharedAssertion``).
-/// All mutable state is read and written under ``lock``; each operation computes an
-/// ``EngineAction`` there and performs it after unlocking, so the backend, user cleanups and
-/// observers are never called while the lock is held, and a handler may call back into the engine.
-///
-/// One engine serves every standalone face (``standalone``: its tasks carry their own backend);
-/// each ``BackgroundTaskManager`` has its own, with its list of tasks (and, with diagnostics, a
-/// ``TaskRecorder`` it tells of each task). A standalone
-/// begin costs one small object and one lock round trip, an end two (the end, then its outcome); a
-/// manager's per-task begin one more (its cap). `Documentation/Engine.md` counts them per face.
-///
-/// The promise, whatever the threads do: every assertion begun is ended exactly once, and an
-/// expiration handler does not return while an assertion it covers is still held, if any thread
-/// can still end it. Calls in flight are known (``AssertionCall``): a handler that arrives while a
-/// begin or an end runs on another thread waits for it; a handler that runs inside the begin of
-/// its own thread leaves the end to that begin, which ends the assertion as soon as it returns.
+/// The one engine behind every face: begins and ends assertions through a backend, exactly once. Each face holds a
+/// ``TaskRecord``; the backend's expiration handler captures only the assertion's holder (the record, or a coalescing
+/// manager's ``SharedAssertion``). All mutable state is under ``lock``; each operation computes an ``EngineAction``
+/// there and performs it after unlocking, so the backend, cleanups and observers are never called under the lock, and a
+/// handler may call back into the engine. One engine serves every standalone face (``standalone``: its tasks carry
+/// their own backend); each ``BackgroundTaskManager`` has its own, with its task list (and, with diagnostics, a
+/// ``TaskRecorder``). A standalone begin costs one small object and one lock round trip, an end two (the end, then its
+/// outcome); a manager's begin one more (its cap). `Documentation/Engine.md` counts them per face. The promise,
+/// whatever the threads do: every assertion begun is ended exactly once, and an expiration handler does not return
+/// while an assertion it covers is held, if any thread can still end it. Calls in flight are known (``AssertionCall``):
+/// a handler waits for a begin or end running on another thread; one running inside its own thread's begin leaves the
+/// end to that begin, which ends the assertion as soon as it returns.
 package final class TaskEngine: @unchecked Sendable {  // state below is only touched under `lock`
     /// How an engine behaves; one per manager, one for all standalone faces.
     package struct Options: Sendable {
@@ -35,22 +28,17 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         var linger: TimeInterval = 0
         /// Coalescing: below this much background time the shared assertion never lingers.
         var lingerMinimumTimeRemaining: TimeInterval = 5
-        /// Coalescing: the shared assertion is handed over to a fresh one at this age, so that the
-        /// system never sees it grow old while its users overlap; `nil`: never.
+        /// Coalescing: the age at which a fresh assertion takes over the shared one, lest it look old; `nil`: never.
         var renewalAge: TimeInterval?
         /// Coalescing: the shared assertion's name.
         var sharedAssertionName: String?
-        /// Coalescing: raise the shared assertion only while the app is in the background (when the
-        /// backend reports the app's state; otherwise from the first task on).
+        /// Coalescing: hold the shared assertion only in the background (if reported; else from the first task on).
         var holdsOnlyInBackground = false
-        /// How long an expiration handler that arrives off the main actor waits for the cleanups it
-        /// sent to the main actor before it ends the assertions anyway.
+        /// How long a handler arriving off the main actor waits for the cleanups it sent there before ending anyway.
         var offMainCleanupTimeout: TimeInterval = 1
-        /// How long a handler waits for a call in flight on another thread on an assertion that is
-        /// not its own (a manager's expiry covering every task).
+        /// How long a manager's expiry waits for another thread's call in flight on an assertion not its own.
         var inFlightBeginTimeout: TimeInterval = 1
-        /// How long a handler waits for a call in flight on its own assertion: its last chance to
-        /// see the assertion ended before it returns.
+        /// How long a handler waits for a call in flight on its own assertion: its last chance to see it ended.
         var lastChanceTimeout: TimeInterval = 4
         /// Runs the linger and renewal timers; `nil`: the backend's clock (``BackendClock/of(_:)``).
         var schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?
@@ -64,16 +52,14 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// Names longer than this are cut to it (system logs truncate them anyway).
     package static let maximumNameLength = 256
 
-    /// The engine of every standalone face (`SafeBackgroundTask`, `ScopedBackgroundTask`,
-    /// `withBackgroundTask`): its tasks carry their own backend and are in no list.
+    /// The engine of `SafeBackgroundTask`, `ScopedBackgroundTask` and `withBackgroundTask`: tasks in no list.
     package static let standalone = TaskEngine(backend: nil, options: .standalone)
 
     let options: Options
     package let lock = EngineLock()
     /// A manager's backend; `nil` for ``standalone``, whose tasks carry their own.
     let backend: (any BackgroundTaskBackend)?
-    /// Whether this is ``standalone`` (no backend of its own): a flag, as testing the optional
-    /// existential copies it.
+    /// Whether this is ``standalone`` (no backend of its own): a flag, as testing the optional existential copies it.
     let isStandalone: Bool
     /// A manager's backend's hooks, read once.
     let hooks: BackgroundTaskBackendHooks?
@@ -81,13 +67,10 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     package let clock: BackendClock
 
     // MARK: State, under `lock`
-
-    /// A manager's diagnostics (`BackgroundTaskDiagnostics`), which the engine tells of every task
-    /// under its lock; `nil` without diagnostics: nothing is recorded or built for them.
+    /// A manager's diagnostics (`BackgroundTaskDiagnostics`), told of every task under the lock; `nil`: none.
     package let recorder: (any TaskRecorder)?
-    /// A manager's tasks in begin order: every running task, and per-task assertions still being
-    /// begun or ended (an expiry must claim them). Expiry, `endAll()` and the coalescing mode walk
-    /// it; a recorder's reports read it. The standalone engine keeps none (its expiries cover one task each).
+    /// A manager's tasks in begin order: running ones, and per-task assertions being begun or ended (an expiry must
+    /// claim them); walked by expiry, `endAll()`, coalescing, reports. Standalone: none (one task per expiry).
     @exclusivity(unchecked) package var tasks = TaskList()
     /// A manager's running tasks: what its cap counts.
     @exclusivity(unchecked) var runningCount = 0
@@ -96,23 +79,18 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     @exclusivity(unchecked) var shared: SharedAssertion? {
         didSet { renewalDue = shared.map { $0.beganAt + (options.renewalAge ?? .infinity) } ?? .infinity }
     }
-    /// Coalescing: before this clock time the shared assertion needs no renewal (checked first, so
-    /// that the usual begin and end spend one comparison on it).
+    /// Coalescing: until this clock time the shared assertion needs no renewal (one comparison per begin and end).
     @exclusivity(unchecked) var renewalDue = TimeInterval.infinity
-    /// Coalescing: a fresh assertion being begun to take over from ``shared``.
+    // Coalescing: `renewal` is a fresh assertion being begun to take over from `shared`; `retiring`, older ones whose
+    // end is in flight; `sharedUsers`, the running tasks using `shared`; then whether a timer is pending.
     @exclusivity(unchecked) var renewal: SharedAssertion?
-    /// Coalescing: older shared assertions whose end is in flight.
     @exclusivity(unchecked) var retiring: [SharedAssertion] = []
-    /// Coalescing: running tasks using the shared assertion.
     @exclusivity(unchecked) var sharedUsers = 0
-    /// Coalescing: a linger timer is pending.
     @exclusivity(unchecked) var lingerTimerPending = false
-    /// Coalescing: a renewal timer is pending.
     @exclusivity(unchecked) var renewalTimerPending = false
     /// Expiries of this engine whose cleanups and ends are running: nothing lingers past them.
     @exclusivity(unchecked) var expiriesInProgress = 0
-    /// Whether the app is in the background, as the backend last reported; `nil` while unknown (taken
-    /// as the background: the safe side).
+    /// Whether the app is in the background, as last reported; `nil` while unknown (taken as background: safe side).
     @exclusivity(unchecked) var inBackground: Bool?
     /// The backend's reports of the app's state, while the engine holds assertions only then.
     @exclusivity(unchecked) var stateObservation: ApplicationStateObservation?
@@ -162,9 +140,8 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         ).record
     }
 
-    /// Begins one task on the standalone engine for an async `withBackgroundTask` body, whose task
-    /// an expiry cancels once it is attached (``attachBody(of:to:)``). (Apart from the overload above
-    /// so that the other faces do not pay for the body: about 280 instructions a pair, measured.)
+    /// Begins a standalone task for an async `withBackgroundTask` body, cancelled by an expiry once attached
+    /// (``attachBody(of:to:)``); separate so other faces skip its cost (about 280 instructions a pair, measured).
     static func beginStandalone(
         _ name: String?,
         backend: (any BackgroundTaskBackend)?,
@@ -184,9 +161,8 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         ).record
     }
 
-    /// The async body's task has started: from now on an expiry cancels it. When the task expired
-    /// before (the body's task waited for the caller's actor), the body's task is cancelled now,
-    /// outside the lock, so the body starts cancelled.
+    /// The async body's task has started: from now on an expiry cancels it. If the task expired before (while the body
+    /// waited for the caller's actor), the body's task is cancelled now, outside the lock, so it starts cancelled.
     func attachBody(of record: TaskRecord, to task: UnsafeCurrentTask?) {
         guard let task, let body = record.body else { return }
         let expiredFirst = lock.withLock { () -> Bool in
@@ -216,8 +192,8 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         }
     }
 
-    /// Empty or blank names become `nil`; names over ``maximumNameLength`` characters are cut.
-    /// No Foundation character sets: the first non-blank scalar ends the scan.
+    /// Empty or blank names become `nil`; names over ``maximumNameLength`` characters are cut. No Foundation character
+    /// sets: the first non-blank scalar ends the scan.
     static func normalize(_ name: String?) -> String? {
         guard let name, let first = name.utf8.first else { return nil }
         // The usual name: starts with a visible ASCII character and is short. No scan at all.

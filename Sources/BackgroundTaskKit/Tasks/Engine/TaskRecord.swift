@@ -3,13 +3,9 @@ import Foundation
 /// A user cleanup, run on the main actor when the task expires.
 package typealias ExpirationCleanup = @MainActor @Sendable () -> Void
 
-/// Something that holds (or will hold) one system assertion of an engine: a task in per-task mode,
-/// or a coalescing manager's shared assertion. The expiration handler given to the backend captures
-/// only this object.
-///
-/// Its mutable state is read and written only under its engine's lock.
+/// Holds (or will hold) one system assertion of an engine: a task in per-task mode, or a coalescing manager's shared
+/// assertion. The backend's expiration handler captures only this object.
 class AssertionHolder: TaskListEntry, @unchecked Sendable {  // mutable state only under `engine.lock`
-    /// The engine it belongs to.
     let engine: TaskEngine
     /// The backend its assertion is begun and ended through.
     let backend: any BackgroundTaskBackend
@@ -30,8 +26,7 @@ class AssertionHolder: TaskListEntry, @unchecked Sendable {  // mutable state on
     }
 }
 
-/// One logical task: what every face holds. In per-task mode it also holds its own assertion; in
-/// coalescing mode it shares its manager's.
+/// One logical task: what every face holds. In per-task mode it holds its own assertion; coalescing, its manager's.
 final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
     /// The user's cleanup, until the task finishes.
     @exclusivity(unchecked) var cleanup: ExpirationCleanup?
@@ -42,13 +37,10 @@ final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state
     @exclusivity(unchecked) var body: BodyTask?
 }
 
-/// The task running an async `withBackgroundTask` body, which an expiry cancels.
-///
-/// Swift offers no handle to cancel a task from elsewhere but `UnsafeCurrentTask`, which must not be
-/// used once the task may be gone. So it is used only while attached: the body's task attaches it
-/// when it starts (the assertion was begun before, by the caller), and the body's end detaches it,
-/// waiting for a cancel already in progress, before the body's task can finish. Guarded by the
-/// engine's lock.
+/// The task running an async `withBackgroundTask` body, which an expiry cancels. Swift offers no handle to cancel a
+/// task from elsewhere but `UnsafeCurrentTask`, which must not be used once the task may be gone, so it is used only
+/// while attached: the body's task attaches it when it starts (the assertion was begun before, by the caller), and the
+/// body's end detaches it, waiting for a cancel in progress, before the body's task can finish.
 final class BodyTask: @unchecked Sendable {  // all state under the engine's lock
     /// The body's task, while it may be cancelled.
     @exclusivity(unchecked) var task: UnsafeCurrentTask?
@@ -66,8 +58,7 @@ final class BodyTask: @unchecked Sendable {  // all state under the engine's loc
 enum TaskStatus: UInt8 {
     case running, ended, expired, notGranted
 
-    /// A task the system refused is `.notGranted(.notGranted)`; a manager's own refusals are thrown
-    /// by `beginTask` and never seen here.
+    /// System refusals are `.notGranted(.notGranted)`; a manager's own are thrown by `beginTask`, never seen here.
     var state: BackgroundTaskState {
         switch self {
         case .running: .running
@@ -80,8 +71,7 @@ enum TaskStatus: UInt8 {
 
 /// A coalescing manager's one system assertion, shared by all its tasks.
 final class SharedAssertion: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
-    /// Tasks waiting to learn whether the system grants it (the first, and any that joined while its
-    /// begin was in flight).
+    /// Tasks waiting to learn whether the system grants it (the first, and any joining while its begin is in flight).
     @exclusivity(unchecked) var pendingUsers: [TaskRecord] = []
     /// Woken once the begin has returned and its outcome is known.
     @exclusivity(unchecked) var beginWaiters: CallWaiters?
