@@ -142,7 +142,7 @@ public final class BackgroundTaskDiagnostics: @unchecked Sendable {  // state on
     ) -> Result {
         lock.withLock {
             if let now { ledger.operationTime = now }
-            if let engine { return body(ledger, &engine.tasks) }
+            if let engine { return engine.withTasks { body(ledger, &$0) } }
             return body(ledger, &ownTasks)
         }
     }

@@ -17,7 +17,9 @@ struct ManagerDiagnosticsTests {
         let outstanding = manager.outstandingTasks
         #expect(outstanding.map(\.name) == ["Upload"])
         #expect(outstanding.map(\.age) == [2])
-        #expect(outstanding.first?.callSite == BackgroundTaskCallSite(fileID: "App/Upload.swift", line: 3, function: "upload()"))
+        #expect(
+            outstanding.first?.callSite
+                == BackgroundTaskCallSite(fileID: "App/Upload.swift", line: 3, function: "upload()"))
         upload.end()
         #expect(manager.outstandingTasks.isEmpty)
         simulator.advance(by: 1)

@@ -8,7 +8,8 @@ import Foundation
 /// > or class field (``LockedState/holdsClosureDirectly(_:)`` says why). Debug builds stop at such an initializer.
 package final class Locked<State>: @unchecked Sendable {  // `state` is only touched in `withLock`, under `lock`
     private let lock = NSLock()
-    private var state: State
+    // Exclusive through `lock`: the run-time check cost 81 instructions per `withLock` (callgrind, 2026-11-25).
+    @exclusivity(unchecked) private var state: State
 
     /// Creates the guarded value.
     package init(_ state: State) {

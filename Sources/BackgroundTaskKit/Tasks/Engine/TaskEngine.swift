@@ -71,7 +71,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     package let recorder: (any TaskRecorder)?
     /// A manager's tasks in begin order: running ones, and per-task assertions being begun or ended (an expiry must
     /// claim them); walked by expiry, `endAll()`, coalescing, reports. Standalone: none (one task per expiry).
-    @exclusivity(unchecked) package var tasks = TaskList()
+    @exclusivity(unchecked) var tasks = TaskList()
     /// A manager's running tasks: what its cap counts.
     @exclusivity(unchecked) var runningCount = 0
     @exclusivity(unchecked) var nextNumber: UInt64 = 1
@@ -191,6 +191,10 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
             return body()
         }
     }
+
+    /// Under the lock, for a recorder's reports: `body` on the task list (in this module, so that no run-time
+    /// exclusivity check is made, as it would be on the stored property from another module).
+    package func withTasks<Result>(_ body: (inout TaskList) -> Result) -> Result { body(&tasks) }
 
     /// Empty or blank names become `nil`; names over ``maximumNameLength`` characters are cut. No Foundation character
     /// sets: the first non-blank scalar ends the scan.
