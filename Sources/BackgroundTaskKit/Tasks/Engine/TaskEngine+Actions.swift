@@ -42,7 +42,7 @@ extension TaskEngine {
         } else {
             identifier = holder.backend.beginBackgroundTask(named: holder.name, expirationHandler: handler)
         }
-        let now = isStandalone ? nil : clock.now()
+        let now = endsNeedTime ? clock.now() : nil
         var dropped = DroppedCleanups()
         var status = TaskStatus.running
         let followUp = withLock(at: now) { () -> EngineAction in

@@ -10,8 +10,7 @@ extension TaskEngine {
         body: consuming BodyTask? = nil
     ) -> (record: TaskRecord, refusal: BackgroundTaskError?) {
         let hooks = isStandalone ? backend.engineHooks : self.hooks
-        let clock = isStandalone ? (hooks?.clock ?? .system) : self.clock
-        let now = clock.now()
+        let now = isStandalone ? (hooks?.clock ?? .system).now() : clock.now()  // no copy of a manager's clock
         let record = TaskRecord(
             engine: self, backend: backend, number: 0, name: Self.normalize(name), callSite: callSite, beganAt: now)
         record.cleanup = cleanup
@@ -58,7 +57,7 @@ extension TaskEngine {
             perform(action)
             if lock.withLock({ record.status }) == .notGranted { refusal = .notGranted }
         }
-        if clock.isVirtual, let age = recorder?.staleTaskAge {
+        if let recorder, clock.isVirtual, let age = recorder.staleTaskAge {
             // On the simulator's clock, check when this task turns stale, as the simulator warns then.
             clock.schedule(age) { [weak self] in self?.checkStaleTasks() }
         }
@@ -79,7 +78,7 @@ extension TaskEngine {
     /// task is first detached, after any cancel in progress (so it lives while cancelled), in the end's lock trip.
     @discardableResult
     func end(_ record: TaskRecord, bySafetyNet: Bool = false, detachingBody: Bool = false) -> Bool {
-        let now = isStandalone ? nil : clock.now()
+        let now = endsNeedTime ? clock.now() : nil
         var dropped: ExpirationCleanup?
         var wasRunning = false
         var ending: BackgroundTaskIdentifier?

@@ -61,6 +61,8 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     let backend: (any BackgroundTaskBackend)?
     /// Whether this is ``standalone`` (no backend of its own): a flag, as testing the optional existential copies it.
     let isStandalone: Bool
+    /// Whether an end or a begin's outcome needs the time: a recorder's events, or a shared assertion's linger.
+    let endsNeedTime: Bool
     /// A manager's backend's hooks, read once.
     let hooks: BackgroundTaskBackendHooks?
     /// A manager's clock of ages and timers.
@@ -98,6 +100,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     package init(backend: (any BackgroundTaskBackend)?, options: Options, recorder: (any TaskRecorder)? = nil) {
         self.backend = backend
         self.isStandalone = backend == nil
+        self.endsNeedTime = recorder != nil || options.coalescing
         let hooks = backend?.engineHooks
         var options = options
         if let limit = hooks?.inFlightBeginWaitLimit {
