@@ -9,7 +9,8 @@ import Foundation
 open class TaskListEntry: @unchecked Sendable {  // mutable state only under the owner's lock
     // Other modules (the recorder, the tracer) reach the mutable fields only through the accessors below: on a stored
     // property of another module Swift checks exclusivity at run time whatever its attribute says, which cost a
-    // diagnosing backend 836 instructions per begin+end (8,771 then 7,935: callgrind, 2026-11-25).
+    // diagnosing backend 836 instructions per begin+end (8,771 then 7,935: callgrind, 2026-11-25). Unchecked: the
+    // checks would cost a manager with one assertion per task 501 more a pair.
     @exclusivity(unchecked) private final var _number: UInt64
     package final let name: String?
     package final let callSite: BackgroundTaskCallSite
