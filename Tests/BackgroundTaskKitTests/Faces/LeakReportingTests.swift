@@ -25,7 +25,7 @@ struct LeakReportingTests {
             _ = SafeBackgroundTask.begin("Leaked upload", backend: .unlimited)  // released at once
         }
         #expect(leaks.count == 1)
-        #expect(leaks.first?.callSite.fileID == "BackgroundTaskSimulationTests/LeakReportingTests.swift")
+        #expect(leaks.first?.callSite.fileID == "BackgroundTaskKitTests/LeakReportingTests.swift")
         #expect(leaks.first?.description.contains("Call end() when the work is done.") == true)
     }
 
