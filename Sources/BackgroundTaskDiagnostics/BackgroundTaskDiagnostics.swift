@@ -140,9 +140,10 @@ public final class BackgroundTaskDiagnostics: @unchecked Sendable {  // state on
         at now: TimeInterval?,
         _ body: (TaskLedger, inout TaskList) -> Result
     ) -> Result {
-        lock.withLock {
+        // A manager's: its engine's lock, list and time (the engine sets the time of its recorder, this ledger).
+        if let engine { return engine.withLock(at: now) { state in body(ledger, &state.tasks) } }
+        return lock.withLock {
             if let now { ledger.operationTime = now }
-            if let engine { return engine.withTasks { body(ledger, &$0) } }
             return body(ledger, &ownTasks)
         }
     }

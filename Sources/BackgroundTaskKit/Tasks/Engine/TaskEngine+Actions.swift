@@ -45,13 +45,13 @@ extension TaskEngine {
         let now = endsNeedTime ? clock.now() : nil
         var dropped = DroppedCleanups()
         var status = TaskStatus.running
-        let followUp = withLock(at: now) { () -> EngineAction in
+        let followUp = withLock(at: now) { state -> EngineAction in
             if let shared = holder as? SharedAssertion {
-                return sharedBeginReturned(shared, identifier: identifier, now: now ?? 0, dropped: &dropped)
+                return sharedBeginReturned(shared, identifier: identifier, now: now ?? 0, dropped: &dropped, &state)
             }
             let record = unsafeDowncast(holder, to: TaskRecord.self)
             defer { status = record.status }
-            return taskBeginReturned(record, identifier: identifier, dropped: &dropped)
+            return taskBeginReturned(record, identifier: identifier, dropped: &dropped, &state)
         }
         withExtendedLifetime(dropped) {}
         perform(followUp)
@@ -62,7 +62,8 @@ extension TaskEngine {
     private func taskBeginReturned(
         _ record: TaskRecord,
         identifier: BackgroundTaskIdentifier?,
-        dropped: inout DroppedCleanups
+        dropped: inout DroppedCleanups,
+        _ state: inout EngineState
     ) -> EngineAction {
         guard let identifier else {
             let waiters = record.call.finish()
@@ -70,9 +71,9 @@ extension TaskEngine {
                 record.status = .notGranted
                 dropped.add(record.cleanup)
                 record.cleanup = nil
-                finished(record, as: .notGranted)
+                finished(record, as: .notGranted, &state)
             }
-            tasks.remove(record)
+            state.tasks.remove(record)
             return waiters.map { .wake($0, count: $0.count) } ?? .none
         }
         record.call.identifier = identifier
@@ -89,14 +90,14 @@ extension TaskEngine {
     /// Calls the backend's end, then marks the assertion ended and wakes the handlers waiting for it.
     func endOnBackend(_ holder: AssertionHolder, _ identifier: BackgroundTaskIdentifier, bySafetyNet: Bool) {
         callBackendEnd(holder, identifier, bySafetyNet: bySafetyNet)
-        let wake = lock.withLock { markEnded(holder) }
+        let wake = withLock { state in markEnded(holder, &state) }
         if let (waiters, count) = wake { waiters.wake(count) }
     }
 
     /// Ends several assertions (an expiry's, `endAll()`'s), marks them ended in one lock trip, wakes their waiters.
     func endOnBackend(_ ends: [(AssertionHolder, BackgroundTaskIdentifier)]) {
         for (holder, identifier) in ends { callBackendEnd(holder, identifier, bySafetyNet: false) }
-        let wakes = lock.withLock { ends.compactMap { markEnded($0.0) } }
+        let wakes = withLock { state in ends.compactMap { markEnded($0.0, &state) } }
         for (waiters, count) in wakes { waiters.wake(count) }
     }
 
@@ -110,10 +111,12 @@ extension TaskEngine {
     }
 
     /// Under the lock: `holder`'s end returned; marks it ended, unlists it, returns the waiters to wake.
-    private func markEnded(_ holder: AssertionHolder) -> (CallWaiters, Int)? {
+    private func markEnded(_ holder: AssertionHolder, _ state: inout EngineState) -> (CallWaiters, Int)? {
         // Only a manager's tasks are in its list: a task whose end (or refused begin) was in flight leaves it now.
-        if holder.isLinked, unsafeDowncast(holder, to: TaskRecord.self).status != .running { tasks.remove(holder) }
-        if !retiring.isEmpty { retiring.removeAll { $0 === holder } }
+        if holder.isLinked, unsafeDowncast(holder, to: TaskRecord.self).status != .running {
+            state.tasks.remove(holder)
+        }
+        if !state.retiring.isEmpty { state.retiring.removeAll { $0 === holder } }
         return holder.call.finish().map { ($0, $0.count) }
     }
 }

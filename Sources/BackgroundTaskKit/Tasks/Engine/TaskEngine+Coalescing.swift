@@ -5,20 +5,22 @@ import Foundation
 extension TaskEngine {
     /// A task joins the shared assertion: at once if held; if another thread is beginning it, once that begin returns
     /// (one system begin per burst, and each task learns at once whether it runs); else by beginning one.
-    func join(_ record: TaskRecord, thread: CallingThread, now: TimeInterval) -> EngineAction {
+    func join(_ record: TaskRecord, thread: CallingThread, now: TimeInterval, _ state: inout EngineState)
+        -> EngineAction
+    {
         record.isCoalesced = true
-        sharedUsers += 1
-        if options.holdsOnlyInBackground, inBackground == false, shared == nil {
+        state.sharedUsers += 1
+        if options.holdsOnlyInBackground, state.inBackground == false, state.shared == nil {
             recorder?.noteGranted(record)  // it runs at once; the assertion comes when the app leaves
             return .none
         }
-        if let shared {
+        if let shared = state.shared {
             switch shared.call.phase {
             case .held:
                 shared.idleSince = nil
                 shared.call.endedBySafetyNet = false
                 recorder?.noteGranted(record)
-                return renewIfOld(now: now)
+                return renewIfOld(now: now, &state)
             case .beginning:
                 shared.pendingUsers.append(record)
                 guard !shared.call.thread.isSame(as: thread) else { return .none }
@@ -33,7 +35,7 @@ extension TaskEngine {
         let fresh = beginningSharedAssertion(for: record, name: options.sharedAssertionName, now: now)
         fresh.call.thread = thread
         fresh.pendingUsers = [record]
-        shared = fresh
+        state.shared = fresh
         return .begin(fresh)
     }
 
@@ -41,12 +43,12 @@ extension TaskEngine {
     /// outcome, to learn at once whether it runs; if that begin is still in flight then, it begins its own.
     func awaitSharedBegin(_ record: TaskRecord, _ assertion: SharedAssertion, _ waiters: CallWaiters) {
         if waiters.wait(timeout: options.inFlightBeginTimeout) { return }
-        let action = withLock { () -> EngineAction in
+        let action = withLock { state -> EngineAction in
             guard assertion.call.phase == .beginning, record.status == .running,
                 let index = assertion.pendingUsers.firstIndex(where: { $0 === record })
             else { return .none }
             assertion.pendingUsers.remove(at: index)
-            sharedUsers -= 1
+            state.sharedUsers -= 1
             record.isCoalesced = false
             record.call.phase = .beginning
             record.call.thread = .current
@@ -72,7 +74,8 @@ extension TaskEngine {
         _ assertion: SharedAssertion,
         identifier: BackgroundTaskIdentifier?,
         now: TimeInterval,
-        dropped: inout DroppedCleanups
+        dropped: inout DroppedCleanups,
+        _ state: inout EngineState
     ) -> EngineAction {
         var actions: [EngineAction] = []
         if let waiters = assertion.beginWaiters {
@@ -81,21 +84,22 @@ extension TaskEngine {
         }
         let users = assertion.pendingUsers
         assertion.pendingUsers = []
-        let isRenewal = renewal === assertion
-        if isRenewal { renewal = nil }
+        let isRenewal = state.renewal === assertion
+        if isRenewal { state.renewal = nil }
         guard let identifier else {
             if let waiters = assertion.call.finish() { actions.append(.wake(waiters, count: waiters.count)) }
-            if shared === assertion { shared = nil }
+            if state.shared === assertion { state.shared = nil }
             for record in users {
                 guard record.status == .running else { continue }
                 record.status = .notGranted
                 dropped.add(record.cleanup)
                 record.cleanup = nil
-                sharedUsers -= 1
-                finished(record, as: .notGranted)
+                state.sharedUsers -= 1
+                finished(record, as: .notGranted, &state)
             }
             if isRenewal {  // the system refused a fresh assertion: try again a little later
-                actions.append(scheduleRenewalCheck(now: now, retryingIn: options.lingerMinimumTimeRemaining))
+                actions.append(
+                    scheduleRenewalCheck(now: now, retryingIn: options.lingerMinimumTimeRemaining, &state))
             }
             return .many(actions)
         }
@@ -103,26 +107,26 @@ extension TaskEngine {
         assertion.call.phase = .held
         if assertion.call.claimed {
             // An expiry covered it while it was being begun; its tasks have expired already.
-            actions.append(retire(assertion))
+            actions.append(retire(assertion, &state))
             return .many(actions)
         }
         if isRenewal {
-            guard let old = shared, old.call.phase == .held, sharedUsers > 0 else {
-                actions.append(retire(assertion))  // nothing left to take over
+            guard let old = state.shared, old.call.phase == .held, state.sharedUsers > 0 else {
+                actions.append(retire(assertion, &state))  // nothing left to take over
                 return .many(actions)
             }
-            shared = assertion
-            actions.append(retire(old))
-            actions.append(scheduleRenewalCheck(now: now))
+            state.shared = assertion
+            actions.append(retire(old, &state))
+            actions.append(scheduleRenewalCheck(now: now, &state))
             return .many(actions)
         }
         for record in users {
             if record.status == .running { recorder?.noteGranted(record) }
         }
-        if sharedUsers == 0 || (options.holdsOnlyInBackground && inBackground == false) {
-            actions.append(retire(assertion))  // every user ended while it was being begun
+        if state.sharedUsers == 0 || (options.holdsOnlyInBackground && state.inBackground == false) {
+            actions.append(retire(assertion, &state))  // every user ended while it was being begun
         } else {
-            actions.append(scheduleRenewalCheck(now: now))
+            actions.append(scheduleRenewalCheck(now: now, &state))
         }
         return .many(actions)
     }
@@ -131,55 +135,50 @@ extension TaskEngine {
     /// foreground raises the shared assertion for the running tasks, and returning drops it; tasks run on either way.
     func applicationStateChanged(inBackground: Bool) {
         let now = clock.now()
-        let action = withLock(at: now) { () -> EngineAction in
-            self.inBackground = inBackground
+        let action = withLock(at: now) { state -> EngineAction in
+            state.inBackground = inBackground
             if !inBackground {
-                guard let shared, shared.call.phase == .held else { return .none }
-                return retire(shared)
+                guard let shared = state.shared, shared.call.phase == .held else { return .none }
+                return retire(shared, &state)
             }
-            guard sharedUsers > 0, shared == nil, let first = firstRunningTask() else { return .none }
+            guard state.sharedUsers > 0, state.shared == nil, let first = firstRunningTask(&state) else {
+                return .none
+            }
             let fresh = beginningSharedAssertion(for: first, name: options.sharedAssertionName, now: now)
-            shared = fresh
+            state.shared = fresh
             return .begin(fresh)
         }
         perform(action)
     }
 
-    /// The oldest running task (its call site names a shared assertion raised for all of them).
-    private func firstRunningTask() -> TaskRecord? {
-        var entry = tasks.head
-        while let current = entry {
-            let record = unsafeDowncast(current, to: TaskRecord.self)
-            if record.status == .running { return record }
-            entry = current.next
-        }
-        return nil
-    }
-
     /// A coalesced task ended.
-    func release(bySafetyNet: Bool, now: TimeInterval) -> EngineAction {
-        sharedUsers -= 1
-        guard let shared, shared.call.phase == .held else { return .none }  // being begun: its return decides
-        guard sharedUsers == 0 else { return renewIfOld(now: now) }
+    func release(bySafetyNet: Bool, now: TimeInterval, _ state: inout EngineState) -> EngineAction {
+        state.sharedUsers -= 1
+        // Being begun: its return decides.
+        guard let shared = state.shared, shared.call.phase == .held else { return .none }
+        guard state.sharedUsers == 0 else { return renewIfOld(now: now, &state) }
         shared.call.endedBySafetyNet = bySafetyNet
         // Never linger during any expiry: an assertion begun and ended in a cleanup would outlive every handler.
-        if options.linger > 0, expiriesInProgress == 0, !ExpiriesInProgress.any {
+        if options.linger > 0, state.expiriesInProgress == 0, !ExpiriesInProgress.any {
             shared.idleSince = now
             return .considerLinger(shared)
         }
-        return retire(shared)
+        return retire(shared, &state)
     }
 
     /// Outside the lock: the shared assertion went idle; linger unless little background time is left, else end it.
     func considerLinger(_ assertion: SharedAssertion) {
         let remaining = assertion.backend.backgroundTimeRemaining
         let tooLittleTime = remaining.map { !($0 >= options.lingerMinimumTimeRemaining) } ?? false
-        let action = withLock { () -> EngineAction in
-            guard shared === assertion, sharedUsers == 0, assertion.idleSince != nil, assertion.call.phase == .held
+        let action = withLock { state -> EngineAction in
+            guard state.shared === assertion, state.sharedUsers == 0, assertion.idleSince != nil,
+                assertion.call.phase == .held
             else { return .none }
-            if tooLittleTime || expiriesInProgress > 0 || ExpiriesInProgress.any { return retire(assertion) }
-            if lingerTimerPending { return .none }
-            lingerTimerPending = true
+            if tooLittleTime || state.expiriesInProgress > 0 || ExpiriesInProgress.any {
+                return retire(assertion, &state)
+            }
+            if state.lingerTimerPending { return .none }
+            state.lingerTimerPending = true
             return .scheduleLinger(after: options.linger)
         }
         perform(action)
@@ -189,27 +188,31 @@ extension TaskEngine {
     /// linger. One timer at a time, however many tasks come and go.
     func lingerElapsed() {
         let now = clock.now()
-        let action = withLock(at: now) { () -> EngineAction in
-            lingerTimerPending = false
-            guard let shared, sharedUsers == 0, let idleSince = shared.idleSince, shared.call.phase == .held else {
+        let action = withLock(at: now) { state -> EngineAction in
+            state.lingerTimerPending = false
+            guard let shared = state.shared, state.sharedUsers == 0, let idleSince = shared.idleSince,
+                shared.call.phase == .held
+            else {
                 return .none
             }
             let due = idleSince + options.linger
-            if now + 1e-9 >= due || expiriesInProgress > 0 || ExpiriesInProgress.any { return retire(shared) }
-            lingerTimerPending = true
+            if now + 1e-9 >= due || state.expiriesInProgress > 0 || ExpiriesInProgress.any {
+                return retire(shared, &state)
+            }
+            state.lingerTimerPending = true
             return .scheduleLinger(after: due - now)
         }
         perform(action)
     }
 
     /// Ends a held shared assertion now; it is no longer the one tasks join.
-    func retire(_ assertion: SharedAssertion) -> EngineAction {
+    func retire(_ assertion: SharedAssertion, _ state: inout EngineState) -> EngineAction {
         guard assertion.call.phase == .held else { return .none }
-        if shared === assertion { shared = nil }
+        if state.shared === assertion { state.shared = nil }
         assertion.idleSince = nil
         assertion.call.phase = .ending
         assertion.call.thread = .current
-        retiring.append(assertion)
+        state.retiring.append(assertion)
         return .end(assertion, assertion.call.identifier, bySafetyNet: assertion.call.endedBySafetyNet)
     }
 
@@ -217,11 +220,12 @@ extension TaskEngine {
     static let systemWarningAge: TimeInterval = 30
 
     /// Under the lock: at the renewal age, asks outside the lock whether renewing the shared assertion pays.
-    func renewIfOld(now: TimeInterval) -> EngineAction {
+    func renewIfOld(now: TimeInterval, _ state: inout EngineState) -> EngineAction {
         // `renewalDue` is the assertion's begin time plus the renewal age, rounded once: comparing ages again could
         // round the other way and leave a timer firing at the due time forever.
-        guard options.renewalAge != nil, now + 1e-9 >= renewalDue, let shared, renewal == nil,
-            expiriesInProgress == 0, shared.call.phase == .held, sharedUsers > 0
+        guard options.renewalAge != nil, now + 1e-9 >= state.renewalDue, let shared = state.shared,
+            state.renewal == nil,
+            state.expiriesInProgress == 0, shared.call.phase == .held, state.sharedUsers > 0
         else { return .none }
         return .considerRenewal(shared)
     }
@@ -232,43 +236,46 @@ extension TaskEngine {
     func considerRenewal(_ assertion: SharedAssertion) {
         let remaining = assertion.backend.backgroundTimeRemaining
         let now = clock.now()
-        let action = withLock(at: now) { () -> EngineAction in
-            guard shared === assertion, renewal == nil, expiriesInProgress == 0, assertion.call.phase == .held,
-                sharedUsers > 0
+        let action = withLock(at: now) { state -> EngineAction in
+            guard state.shared === assertion, state.renewal == nil, state.expiriesInProgress == 0,
+                assertion.call.phase == .held,
+                state.sharedUsers > 0
             else { return .none }
             if let remaining {
                 let reachesWarningAge = now - assertion.beganAt + remaining > Self.systemWarningAge
                 guard reachesWarningAge, remaining >= options.lingerMinimumTimeRemaining else {
-                    return scheduleRenewalCheck(now: now, retryingIn: options.lingerMinimumTimeRemaining)
+                    return scheduleRenewalCheck(now: now, retryingIn: options.lingerMinimumTimeRemaining, &state)
                 }
             }
             let fresh = beginningSharedAssertion(for: assertion, name: assertion.name, now: now)
-            renewal = fresh
+            state.renewal = fresh
             return .begin(fresh)
         }
         perform(action)
     }
 
     /// Starts the renewal timer unless pending (never one per task), due at the renewal age or in `retryingIn` seconds.
-    func scheduleRenewalCheck(now: TimeInterval, retryingIn retry: TimeInterval? = nil) -> EngineAction {
-        guard let age = options.renewalAge, !renewalTimerPending, let shared else { return .none }
-        renewalTimerPending = true
+    func scheduleRenewalCheck(now: TimeInterval, retryingIn retry: TimeInterval? = nil, _ state: inout EngineState)
+        -> EngineAction
+    {
+        guard let age = options.renewalAge, !state.renewalTimerPending, let shared = state.shared else { return .none }
+        state.renewalTimerPending = true
         return .scheduleRenewalCheck(after: retry ?? max(shared.beganAt + age - now, 0))
     }
 
     /// The renewal timer fired.
     func renewalCheckElapsed() {
         let now = clock.now()
-        let action = withLock(at: now) { () -> EngineAction in
-            renewalTimerPending = false
-            checkSharedAssertionAge(now: now)
-            let renewing = renewIfOld(now: now)
+        let action = withLock(at: now) { state -> EngineAction in
+            state.renewalTimerPending = false
+            checkSharedAssertionAge(now: now, &state)
+            let renewing = renewIfOld(now: now, &state)
             // Keep one timer armed while a shared assertion is held and no renewal is in flight (its grant arms the
             // next): due at the renewal age, or a little later when due already but not renewable now.
-            if case .none = renewing, renewal == nil, let shared, shared.call.phase == .held {
-                let wait = renewalDue - now
+            if case .none = renewing, state.renewal == nil, let shared = state.shared, shared.call.phase == .held {
+                let wait = state.renewalDue - now
                 return scheduleRenewalCheck(
-                    now: now, retryingIn: wait > 1e-9 ? wait : options.lingerMinimumTimeRemaining)
+                    now: now, retryingIn: wait > 1e-9 ? wait : options.lingerMinimumTimeRemaining, &state)
             }
             return renewing
         }
@@ -276,8 +283,9 @@ extension TaskEngine {
     }
 
     /// Reports the shared assertion stale at the stale age (renewal prevents that unless off or refused a fresh one).
-    func checkSharedAssertionAge(now: TimeInterval) {
-        guard let recorder, let staleTaskAge = recorder.staleTaskAge, let shared, shared.call.phase == .held,
+    func checkSharedAssertionAge(now: TimeInterval, _ state: inout EngineState) {
+        guard let recorder, let staleTaskAge = recorder.staleTaskAge, let shared = state.shared,
+            shared.call.phase == .held,
             !shared.staleReported, now - shared.beganAt >= staleTaskAge - 1e-9
         else { return }
         shared.staleReported = true

@@ -12,7 +12,7 @@ extension TaskEngine {
         let thread = CallingThread.current
         let now = clock(for: holder).now()
         var dropped = DroppedCleanups()
-        let plan = withLock(at: now) { expire(holder, thread: thread, dropped: &dropped) }
+        let plan = withLock(at: now) { state in expire(holder, thread: thread, dropped: &dropped, &state) }
         withExtendedLifetime(dropped) {}
         if plan.started {
             ExpiriesInProgress.enter()
@@ -24,7 +24,7 @@ extension TaskEngine {
             _ = waiters.wait(timeout: timeout)
         }
         if plan.started {
-            withLock { expiriesInProgress -= 1 }
+            withLock { $0.expiriesInProgress -= 1 }
             ExpiriesInProgress.leave()
         }
     }
@@ -47,8 +47,9 @@ extension TaskEngine {
     }
 
     /// Under the lock: claims the assertions this handler covers and expires their tasks.
-    private func expire(_ holder: AssertionHolder, thread: CallingThread, dropped: inout DroppedCleanups) -> ExpiryPlan
-    {
+    private func expire(
+        _ holder: AssertionHolder, thread: CallingThread, dropped: inout DroppedCleanups, _ state: inout EngineState
+    ) -> ExpiryPlan {
         var plan = ExpiryPlan()
         guard !holder.call.claimed else {
             claim(holder, ownedBy: true, thread: thread, into: &plan)
@@ -59,25 +60,25 @@ extension TaskEngine {
         guard holder.call.phase != .ended, holder.call.phase != .none else { return plan }
         plan.started = true
         plan.observed = recorder?.observed ?? false
-        expiriesInProgress += 1
+        state.expiriesInProgress += 1
         claim(holder, ownedBy: true, thread: thread, into: &plan)
         guard options.expiresAllTogether else {
-            if let record = holder as? TaskRecord { expireTask(record, into: &plan) }
+            if let record = holder as? TaskRecord { expireTask(record, into: &plan, &state) }
             return plan
         }
         // A manager: the first expiry covers every assertion and every task.
-        for assertion in [shared, renewal].compactMap({ $0 }) + retiring where assertion !== holder {
+        for assertion in [state.shared, state.renewal].compactMap({ $0 }) + state.retiring where assertion !== holder {
             claim(assertion, ownedBy: false, thread: thread, into: &plan)
         }
-        shared = nil
-        renewal = nil
-        sharedUsers = 0
-        var entry = tasks.head
+        state.shared = nil
+        state.renewal = nil
+        state.sharedUsers = 0
+        var entry = state.tasks.head
         while let current = entry {
             entry = current.next
             let record = unsafeDowncast(current, to: TaskRecord.self)
             if !record.isCoalesced { claim(record, ownedBy: false, thread: thread, into: &plan) }
-            expireTask(record, into: &plan)
+            expireTask(record, into: &plan, &state)
         }
         return plan
     }
@@ -103,7 +104,7 @@ extension TaskEngine {
     }
 
     /// Under the lock: a running task expires; its cleanup goes into the plan.
-    private func expireTask(_ record: TaskRecord, into plan: inout ExpiryPlan) {
+    private func expireTask(_ record: TaskRecord, into plan: inout ExpiryPlan, _ state: inout EngineState) {
         guard record.status == .running else { return }
         record.status = .expired
         if let body = record.body {
@@ -117,7 +118,7 @@ extension TaskEngine {
         }
         plan.expiring.append(ExpiringTask(record: record, cleanup: ExpiringTask.Cleanup(run: record.cleanup)))
         record.cleanup = nil
-        finished(record, as: .expired, unlinking: record.isCoalesced || !record.call.isInFlight)
+        finished(record, as: .expired, unlinking: record.isCoalesced || !record.call.isInFlight, &state)
     }
 
     /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers' "handler entered" and
@@ -148,12 +149,12 @@ extension TaskEngine {
     private func runCleanups(_ plan: ExpiryPlan, clock: BackendClock) {
         for task in plan.expiring {
             let (record, cleanup) = (task.record, task.cleanup.run)
-            if plan.observed { withLock(at: clock.now()) { recorder?.noteExpirationHandlerEntered(record) } }
+            if plan.observed { withLock(at: clock.now()) { _ in recorder?.noteExpirationHandlerEntered(record) } }
             let start = plan.observed ? clock.now() : 0
             cleanup?()
             if plan.observed {
                 let end = clock.now()
-                withLock(at: end) { recorder?.noteExpirationHandlerExited(record, duration: end - start) }
+                withLock(at: end) { _ in recorder?.noteExpirationHandlerExited(record, duration: end - start) }
             }
         }
     }

@@ -25,12 +25,12 @@ extension TaskEngine {
         let thread = CallingThread.current
         var dropped: ExpirationCleanup?
         var refusal: BackgroundTaskError?
-        let action = withLock(at: now) { () -> EngineAction in
-            recorder?.checkStale(in: &tasks)
-            record.number = nextNumber
-            nextNumber += 1
+        let action = withLock(at: now) { state -> EngineAction in
+            recorder?.checkStale(in: &state.tasks)
+            record.number = state.nextNumber
+            state.nextNumber += 1
             recorder?.noteBegin(record)
-            refusal = self.refusal(remaining: remaining, running: runningCount)
+            refusal = self.refusal(remaining: remaining, running: state.runningCount)
             if let refusal {
                 record.status = .notGranted
                 dropped = record.cleanup
@@ -38,10 +38,10 @@ extension TaskEngine {
                 recorder?.noteRefused(record, error: refusal)
                 return .none
             }
-            tasks.append(record)
-            runningCount += 1
+            state.tasks.append(record)
+            state.runningCount += 1
             recorder?.noteRunning(record)
-            if options.coalescing { return join(record, thread: thread, now: now) }
+            if options.coalescing { return join(record, thread: thread, now: now, &state) }
             record.call.phase = .beginning
             record.call.thread = thread
             return .begin(record)
@@ -84,7 +84,7 @@ extension TaskEngine {
         var ending: BackgroundTaskIdentifier?
         var action = EngineAction.none
         var cancelInProgress: CallWaiters?
-        withLock(at: now) {
+        withLock(at: now) { state in
             if detachingBody, let body = record.body {
                 body.task = nil
                 if body.cancelling {
@@ -95,19 +95,20 @@ extension TaskEngine {
                     return
                 }
             }
-            recorder?.checkStale(in: &tasks)
+            recorder?.checkStale(in: &state.tasks)
             guard record.status == .running else { return }
             wasRunning = true
             record.status = .ended
             dropped = record.cleanup
             record.cleanup = nil
             if record.isCoalesced {
-                finished(record, as: bySafetyNet ? .endedBySafetyNet : .ended)
-                action = release(bySafetyNet: bySafetyNet, now: now ?? 0)
+                finished(record, as: bySafetyNet ? .endedBySafetyNet : .ended, &state)
+                action = release(bySafetyNet: bySafetyNet, now: now ?? 0, &state)
                 return
             }
             ending = startEnding(record, bySafetyNet: bySafetyNet)
-            finished(record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight)
+            finished(
+                record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight, &state)
         }
         if let cancelInProgress {
             cancelInProgress.wait()
@@ -130,10 +131,10 @@ extension TaskEngine {
     package func endAll() {
         let now = clock.now()
         var dropped = DroppedCleanups()
-        let action = withLock(at: now) { () -> EngineAction in
+        let action = withLock(at: now) { state -> EngineAction in
             guard !isStandalone else { return .none }
             var ends: [(AssertionHolder, BackgroundTaskIdentifier)] = []
-            var entry = tasks.head
+            var entry = state.tasks.head
             while let current = entry {
                 entry = current.next
                 let record = unsafeDowncast(current, to: TaskRecord.self)
@@ -144,11 +145,13 @@ extension TaskEngine {
                 if !record.isCoalesced, let identifier = startEnding(record, bySafetyNet: false) {
                     ends.append((record, identifier))
                 }
-                finished(record, as: .ended, unlinking: !record.call.isInFlight)
+                finished(record, as: .ended, unlinking: !record.call.isInFlight, &state)
             }
             if options.coalescing {
-                sharedUsers = 0
-                if let shared, shared.call.phase == .held, case .end(let holder, let identifier, _) = retire(shared) {
+                state.sharedUsers = 0
+                if let shared = state.shared, shared.call.phase == .held,
+                    case .end(let holder, let identifier, _) = retire(shared, &state)
+                {
                     ends.append((holder, identifier))
                 }
             }
@@ -191,9 +194,9 @@ extension TaskEngine {
     /// The running tasks in begin order, with their ages: a manager's `outstandingTasks`.
     package var outstanding: [OutstandingBackgroundTask] {
         let now = clock.now()
-        return lock.withLock {
+        return withLock { state in
             var running: [OutstandingBackgroundTask] = []
-            var entry = tasks.head
+            var entry = state.tasks.head
             while let current = entry {
                 entry = current.next
                 guard unsafeDowncast(current, to: TaskRecord.self).status == .running else { continue }
@@ -209,20 +212,31 @@ extension TaskEngine {
     /// Reports running tasks turned stale since the last check; renews a coalescing manager's shared assertion if old.
     package func checkStaleTasks() {
         let now = clock.now()
-        let action = withLock(at: now) { () -> EngineAction in
-            recorder?.checkStale(in: &tasks)
-            checkSharedAssertionAge(now: now)
-            return renewIfOld(now: now)
+        let action = withLock(at: now) { state -> EngineAction in
+            recorder?.checkStale(in: &state.tasks)
+            checkSharedAssertionAge(now: now, &state)
+            return renewIfOld(now: now, &state)
         }
         perform(action)
     }
 
     /// Under the lock: a manager's running task stopped (its status says how). It leaves the list unless `unlinking` is
     /// `false`: its own begin or end is in flight, which an expiry must still claim (``markEnded`` unlinks it after).
-    func finished(_ record: TaskRecord, as ending: TaskEnding, unlinking: Bool = true) {
+    func finished(_ record: TaskRecord, as ending: TaskEnding, unlinking: Bool = true, _ state: inout EngineState) {
         guard !isStandalone else { return }
-        runningCount -= 1
+        state.runningCount -= 1
         recorder?.noteFinished(record, as: ending)
-        if unlinking { tasks.remove(record) }
+        if unlinking { state.tasks.remove(record) }
+    }
+
+    /// The oldest running task (its call site names a shared assertion raised for all of them).
+    func firstRunningTask(_ state: inout EngineState) -> TaskRecord? {
+        var entry = state.tasks.head
+        while let current = entry {
+            let record = unsafeDowncast(current, to: TaskRecord.self)
+            if record.status == .running { return record }
+            entry = current.next
+        }
+        return nil
     }
 }

@@ -16,34 +16,21 @@ import Foundation
 package final class TaskEngine: @unchecked Sendable {  // state below is only touched under `lock`
     /// How an engine behaves; one per manager, one for all standalone faces.
     package struct Options: Sendable {
-        /// The most running tasks; one more is refused with ``BackgroundTaskError/limitReached(limit:)``.
-        var maximumOutstandingTasks: Int?
-        /// Below this much background time, begins are refused.
-        var minimumTimeRemaining: TimeInterval?
-        /// The first expiry expires every task (a manager), not just the one whose handler ran.
-        var expiresAllTogether = false
-        /// All tasks share one system assertion.
-        var coalescing = false
-        /// Coalescing: how long the shared assertion outlives its last task.
-        var linger: TimeInterval = 0
-        /// Coalescing: below this much background time the shared assertion never lingers.
-        var lingerMinimumTimeRemaining: TimeInterval = 5
-        /// Coalescing: the age at which a fresh assertion takes over the shared one, lest it look old; `nil`: never.
-        var renewalAge: TimeInterval?
-        /// Coalescing: the shared assertion's name.
-        var sharedAssertionName: String?
-        /// Coalescing: hold the shared assertion only in the background (if reported; else from the first task on).
-        var holdsOnlyInBackground = false
-        /// How long a handler arriving off the main actor waits for the cleanups it sent there before ending anyway.
-        var offMainCleanupTimeout: TimeInterval = 1
-        /// How long a manager's expiry waits for another thread's call in flight on an assertion not its own.
-        var inFlightBeginTimeout: TimeInterval = 1
-        /// How long a handler waits for a call in flight on its own assertion: its last chance to see it ended.
-        var lastChanceTimeout: TimeInterval = 4
+        var maximumOutstandingTasks: Int?  // one more running task is refused (`limitReached`)
+        var minimumTimeRemaining: TimeInterval?  // below this much background time, begins are refused
+        var expiresAllTogether = false  // a manager: the first expiry expires every task, not just its own
+        var coalescing = false  // all tasks share one system assertion
+        var linger: TimeInterval = 0  // coalescing: how long the shared assertion outlives its last task
+        var lingerMinimumTimeRemaining: TimeInterval = 5  // below this background time, never linger
+        var renewalAge: TimeInterval?  // coalescing: a fresh assertion takes over at this age; `nil`: never
+        var sharedAssertionName: String?  // coalescing: the shared assertion's name
+        var holdsOnlyInBackground = false  // hold the shared assertion only in the background (when reported)
+        var offMainCleanupTimeout: TimeInterval = 1  // an off-main handler's wait for the cleanups it sent to main
+        var inFlightBeginTimeout: TimeInterval = 1  // an expiry's wait for a call in flight on another's assertion
+        var lastChanceTimeout: TimeInterval = 4  // a handler's wait for a call in flight on its own assertion
         /// Runs the linger and renewal timers; `nil`: the backend's clock (``BackendClock/of(_:)``).
         var schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?
-        /// The clock of task ages, in seconds; `nil`: the backend's clock.
-        var now: (@Sendable () -> TimeInterval)?
+        var now: (@Sendable () -> TimeInterval)?  // the clock of task ages, in seconds; `nil`: the backend's clock
 
         /// One task alone: no cap, no guard, no coalescing, no list.
         static let standalone = Options()
@@ -68,36 +55,12 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// A manager's clock of ages and timers.
     package let clock: BackendClock
 
-    // MARK: State, under `lock`
-    // `@exclusivity(unchecked)` here and on the records: the lock makes every access exclusive, and the run-time checks
-    // cost 449 (safe), 441 (manager) and 707 (manager-separate) instructions a pair (callgrind, 2026-11-25).
     /// A manager's diagnostics (`BackgroundTaskDiagnostics`), told of every task under the lock; `nil`: none.
     package let recorder: (any TaskRecorder)?
-    /// A manager's tasks in begin order: running ones, and per-task assertions being begun or ended (an expiry must
-    /// claim them); walked by expiry, `endAll()`, coalescing, reports. Standalone: none (one task per expiry).
-    @exclusivity(unchecked) var tasks = TaskList()
-    /// A manager's running tasks: what its cap counts.
-    @exclusivity(unchecked) var runningCount = 0
-    @exclusivity(unchecked) var nextNumber: UInt64 = 1
-    /// Coalescing: the assertion tasks use (or will, once granted); `nil` when there is none.
-    @exclusivity(unchecked) var shared: SharedAssertion? {
-        didSet { renewalDue = shared.map { $0.beganAt + (options.renewalAge ?? .infinity) } ?? .infinity }
-    }
-    /// Coalescing: until this clock time the shared assertion needs no renewal (one comparison per begin and end).
-    @exclusivity(unchecked) var renewalDue = TimeInterval.infinity
-    // Coalescing: `renewal` is a fresh assertion being begun to take over from `shared`; `retiring`, older ones whose
-    // end is in flight; `sharedUsers`, the running tasks using `shared`; then whether a timer is pending.
-    @exclusivity(unchecked) var renewal: SharedAssertion?
-    @exclusivity(unchecked) var retiring: [SharedAssertion] = []
-    @exclusivity(unchecked) var sharedUsers = 0
-    @exclusivity(unchecked) var lingerTimerPending = false
-    @exclusivity(unchecked) var renewalTimerPending = false
-    /// Expiries of this engine whose cleanups and ends are running: nothing lingers past them.
-    @exclusivity(unchecked) var expiriesInProgress = 0
-    /// Whether the app is in the background, as last reported; `nil` while unknown (taken as background: safe side).
-    @exclusivity(unchecked) var inBackground: Bool?
-    /// The backend's reports of the app's state, while the engine holds assertions only then.
-    @exclusivity(unchecked) var stateObservation: ApplicationStateObservation?
+    /// The engine's own mutable state: private, so every other file reaches it only through ``withLock(at:_:)``.
+    /// Unchecked: the lock makes every access exclusive (the run-time checks cost up to 707 instructions a pair on
+    /// the engine's and records' fields together: callgrind, 2026-11-25).
+    @exclusivity(unchecked) private var state: EngineState
 
     package init(backend: (any BackgroundTaskBackend)?, options: Options, recorder: (any TaskRecorder)? = nil) {
         self.backend = backend
@@ -115,16 +78,17 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         if let schedule = options.schedule { clock = clock.scheduling(schedule) }
         self.clock = clock
         self.recorder = recorder
+        self.state = EngineState(renewalAge: options.renewalAge)
         if options.holdsOnlyInBackground, let reporting = backend?.applicationStateReporting {
             let observation = reporting.observeBackgroundState { [weak self] inBackground in
                 self?.applicationStateChanged(inBackground: inBackground)
             }
-            lock.withLock { stateObservation = observation }
+            withLock { $0.stateObservation = observation }
         }
     }
 
     deinit {
-        stateObservation?.cancel()
+        state.stateObservation?.cancel()
     }
 
     /// Begins one task on the standalone engine: what every face that is not in a manager does.
@@ -188,18 +152,15 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         isStandalone ? (holder.backend.engineHooks?.clock ?? .system) : clock
     }
 
-    /// Runs `body` under the lock at time `now` (with a recorder: the time of its events).
+    /// Runs `body` with the engine's state under the lock, at time `now` (with a recorder: the time of its events).
+    /// The records' fields are guarded by the same lock: read and write them only in `body`.
     @inline(__always)
-    package func withLock<Result>(at now: TimeInterval? = nil, _ body: () -> Result) -> Result {
+    package func withLock<Result>(at now: TimeInterval? = nil, _ body: (inout EngineState) -> Result) -> Result {
         lock.withLock {
             if let now, let recorder { recorder.operationTime = now }
-            return body()
+            return body(&state)
         }
     }
-
-    /// Under the lock, for a recorder's reports: `body` on the task list (in this module, so that no run-time
-    /// exclusivity check is made, as it would be on the stored property from another module).
-    package func withTasks<Result>(_ body: (inout TaskList) -> Result) -> Result { body(&tasks) }
 
     /// Empty or blank names become `nil`; names over ``maximumNameLength`` characters are cut. No Foundation character
     /// sets: the first non-blank scalar ends the scan.

@@ -28,13 +28,10 @@ class AssertionHolder: TaskListEntry, @unchecked Sendable {  // mutable state on
 
 /// One logical task: what every face holds. In per-task mode it holds its own assertion; coalescing, its manager's.
 final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
-    /// The user's cleanup, until the task finishes.
-    @exclusivity(unchecked) var cleanup: ExpirationCleanup?
+    @exclusivity(unchecked) var cleanup: ExpirationCleanup?  // the user's, until the task finishes
     @exclusivity(unchecked) var status = TaskStatus.running
-    /// It uses its manager's shared assertion instead of one of its own.
-    @exclusivity(unchecked) var isCoalesced = false
-    /// The async `withBackgroundTask` body to cancel on expiry; `nil` for every other face.
-    @exclusivity(unchecked) var body: BodyTask?
+    @exclusivity(unchecked) var isCoalesced = false  // it uses its manager's shared assertion
+    @exclusivity(unchecked) var body: BodyTask?  // an async `withBackgroundTask` body to cancel on expiry
 }
 
 /// The task running an async `withBackgroundTask` body, which an expiry cancels. Swift offers no handle to cancel a
@@ -42,14 +39,11 @@ final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state
 /// while attached: the body's task attaches it when it starts (the assertion was begun before, by the caller), and the
 /// body's end detaches it, waiting for a cancel in progress, before the body's task can finish.
 final class BodyTask: @unchecked Sendable {  // all state under the engine's lock
-    /// The body's task, while it may be cancelled.
-    @exclusivity(unchecked) var task: UnsafeCurrentTask?
+    @exclusivity(unchecked) var task: UnsafeCurrentTask?  // the body's task, while it may be cancelled
     /// The task expired before its body's task started: that task is cancelled as it attaches.
     @exclusivity(unchecked) var cancelOnAttach = false
-    /// An expiry is cancelling it now (outside the lock).
-    @exclusivity(unchecked) var cancelling = false
-    /// The body's end, waiting for that cancel to finish.
-    @exclusivity(unchecked) var waiters: CallWaiters?
+    @exclusivity(unchecked) var cancelling = false  // an expiry is cancelling it now (outside the lock)
+    @exclusivity(unchecked) var waiters: CallWaiters?  // the body's end, waiting for that cancel to finish
 
     init() {}
 }
@@ -73,10 +67,7 @@ enum TaskStatus: UInt8 {
 final class SharedAssertion: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
     /// Tasks waiting to learn whether the system grants it (the first, and any joining while its begin is in flight).
     @exclusivity(unchecked) var pendingUsers: [TaskRecord] = []
-    /// Woken once the begin has returned and its outcome is known.
-    @exclusivity(unchecked) var beginWaiters: CallWaiters?
-    /// Since when it has had no users (the linger), or `nil` while used.
-    @exclusivity(unchecked) var idleSince: TimeInterval?
-    /// Its age was reported stale.
-    @exclusivity(unchecked) var staleReported = false
+    @exclusivity(unchecked) var beginWaiters: CallWaiters?  // woken once the begin's outcome is known
+    @exclusivity(unchecked) var idleSince: TimeInterval?  // since when it has had no users (the linger)
+    @exclusivity(unchecked) var staleReported = false  // its age was reported stale
 }
