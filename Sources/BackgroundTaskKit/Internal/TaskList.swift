@@ -8,7 +8,8 @@ package struct TaskList {
 
     /// The first entry; the list owns its entries through `head` and each entry's `next`.
     package private(set) var head: TaskListEntry?
-    /// Owned through the chain from `head`: no reference count traffic of its own.
+    /// Owned through the chain from `head`. `tail`, `cursor` and the entries' `previous` are unchecked: checked
+    /// `unowned` cost a manager's begin+end 409 instructions (callgrind, 2026-11-25).
     private unowned(unsafe) var tail: TaskListEntry?
     /// Where a walk in steps stopped (the last entry it has passed); `nil`: start at the head.
     package unowned(unsafe) var cursor: TaskListEntry?

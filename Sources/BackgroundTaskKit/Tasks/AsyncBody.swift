@@ -39,6 +39,7 @@ enum AsyncBody {
     /// In the body's task, as it starts: from now on an expiry cancels it.
     @usableFromInline
     static func attach(_ record: AnyObject, to task: UnsafeCurrentTask?) {
+        // Always a `TaskRecord` (`begin` made it); `as!` from `AnyObject` cost 200 instructions a call (callgrind).
         let record = unsafeDowncast(record, to: TaskRecord.self)
         record.engine.attachBody(of: record, to: task)
     }

@@ -49,7 +49,7 @@ extension TaskEngine {
             if let shared = holder as? SharedAssertion {
                 return sharedBeginReturned(shared, identifier: identifier, now: now ?? 0, dropped: &dropped, &state)
             }
-            let record = unsafeDowncast(holder, to: TaskRecord.self)
+            let record = (holder as! TaskRecord)
             defer { status = record.status }
             return taskBeginReturned(record, identifier: identifier, dropped: &dropped, &state)
         }
@@ -113,7 +113,7 @@ extension TaskEngine {
     /// Under the lock: `holder`'s end returned; marks it ended, unlists it, returns the waiters to wake.
     private func markEnded(_ holder: AssertionHolder, _ state: inout EngineState) -> (CallWaiters, Int)? {
         // Only a manager's tasks are in its list: a task whose end (or refused begin) was in flight leaves it now.
-        if holder.isLinked, unsafeDowncast(holder, to: TaskRecord.self).status != .running {
+        if holder.isLinked, (holder as! TaskRecord).status != .running {
             state.tasks.remove(holder)
         }
         if !state.retiring.isEmpty { state.retiring.removeAll { $0 === holder } }

@@ -76,7 +76,7 @@ extension TaskEngine {
         var entry = state.tasks.head
         while let current = entry {
             entry = current.next
-            let record = unsafeDowncast(current, to: TaskRecord.self)
+            let record = (current as! TaskRecord)
             if !record.isCoalesced { claim(record, ownedBy: false, thread: thread, into: &plan) }
             expireTask(record, into: &plan, &state)
         }

@@ -137,7 +137,7 @@ extension TaskEngine {
             var entry = state.tasks.head
             while let current = entry {
                 entry = current.next
-                let record = unsafeDowncast(current, to: TaskRecord.self)
+                let record = (current as! TaskRecord)
                 guard record.status == .running else { continue }
                 record.status = .ended
                 dropped.add(record.cleanup)
@@ -199,7 +199,7 @@ extension TaskEngine {
             var entry = state.tasks.head
             while let current = entry {
                 entry = current.next
-                guard unsafeDowncast(current, to: TaskRecord.self).status == .running else { continue }
+                guard (current as! TaskRecord).status == .running else { continue }
                 running.append(
                     OutstandingBackgroundTask(
                         taskNumber: current.number, name: current.name, callSite: current.callSite,
@@ -233,7 +233,7 @@ extension TaskEngine {
     func firstRunningTask(_ state: inout EngineState) -> TaskRecord? {
         var entry = state.tasks.head
         while let current = entry {
-            let record = unsafeDowncast(current, to: TaskRecord.self)
+            let record = (current as! TaskRecord)
             if record.status == .running { return record }
             entry = current.next
         }
