@@ -55,8 +55,7 @@ package struct BackendClock: Sendable {
         return TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000
     }
 
-    /// The system's monotonic clock and a global dispatch queue.
-    package static let system = BackendClock(
+    package static let system = BackendClock(  // the system's monotonic clock and a global dispatch queue
         schedule: { delay, work in
             let delay = delay.isFinite ? min(max(delay, 0), 86_400) : 0
             DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: work)

@@ -9,8 +9,7 @@ public final class BackgroundTaskBackendHooks: Sendable {
     /// record, the backend itself) holds the backend too, so it outlives every use, and a strong reference would make a
     /// cycle in backends that keep their hooks. (Unchecked gained nothing measurable: callgrind, 2026-11-25.)
     package unowned let callSiteAware: (any CallSiteAwareBackend)?
-    /// The backend's own clock (the simulator's virtual time), if it has one.
-    package let clock: BackendClock?
+    package let clock: BackendClock?  // the backend's own clock (the simulator's virtual time), if it has one
     /// How a handler called off the main thread gets work onto the main actor; `nil`: `DispatchQueue.main`. The
     /// simulator runs the work on the main thread waiting for the handler, as a device's free main thread would.
     package let mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)?

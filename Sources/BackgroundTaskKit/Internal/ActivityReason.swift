@@ -1,7 +1,6 @@
 /// The reason string handed to `ProcessInfo`'s activity APIs, which want a non-empty description.
 enum ActivityReason {
-    /// Used when a task has no name.
-    static let fallback = "BackgroundTaskKit background task"
+    static let fallback = "BackgroundTaskKit background task"  // used when a task has no name
 
     /// The task's name, or ``fallback`` when it is `nil` or empty.
     static func forTask(named name: String?) -> String {

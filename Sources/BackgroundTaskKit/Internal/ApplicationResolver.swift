@@ -1,10 +1,9 @@
 import Dispatch
 import Foundation
 
-/// Gets hold of a main-actor-isolated application from any thread, without crashing or blocking. Shared by every copy
-/// of an ``ApplicationBackend``, so the application is resolved once. The resolver runs only on the main actor, never
-/// under the lock, never through `DispatchQueue.main.sync`: a first use off the main thread schedules it on the main
-/// queue and reports "not yet" (`nil`).
+/// Gets hold of a main-actor-isolated application from any thread, without crashing or blocking, once for every copy
+/// of an ``ApplicationBackend``: the resolver runs only on the main actor, never under the lock or through
+/// `DispatchQueue.main.sync`; a first use off the main thread schedules it there and reports "not yet" (`nil`).
 final class ApplicationResolver<Application: ApplicationBackgroundTasking>: Sendable {
     private enum State {
         /// Known from the start or resolved on the main thread.

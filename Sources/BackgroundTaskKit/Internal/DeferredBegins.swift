@@ -1,9 +1,8 @@
 import Dispatch
 
-/// Begins asked for off the main thread before the application is known, for every copy of an ``ApplicationBackend``:
-/// `UIApplication.shared` is main-actor only, so instead of blocking on the main thread such a begin is granted a
-/// provisional identifier at once (negative: UIKit's are positive, `.invalid` is 0) and the real begin follows on the
-/// main queue; ending it ends the real assertion or cancels the pending begin.
+/// Begins asked for off the main thread before the application is known (`UIApplication.shared` is main-actor only):
+/// granted a provisional identifier at once (negative: UIKit's are positive, `.invalid` is 0), the real begin follows
+/// on the main queue; ending it ends the real assertion or cancels the pending begin.
 final class DeferredBegins<Application: ApplicationBackgroundTasking>: Sendable {
     private enum Entry {
         /// Waiting for the main queue.
@@ -16,8 +15,7 @@ final class DeferredBegins<Application: ApplicationBackgroundTasking>: Sendable 
 
     private struct State {
         var nextRawValue = -1
-        /// Entries in provisional order (most recent last).
-        var entries: [(rawValue: Int, entry: Entry)] = []
+        var entries: [(rawValue: Int, entry: Entry)] = []  // entries in provisional order (most recent last)
         var isScheduled = false
 
         func index(of rawValue: Int) -> Int? {

@@ -1,14 +1,11 @@
 import Foundation
 
-/// The engine's lock: a `pthread_mutex_t` that spins briefly before sleeping. Engine critical sections are a few dozen
-/// instructions, so under contention (two threads beginning and ending one manager's tasks) a waiter almost always gets
-/// in after a short spin; sleeping at once costs a system call and a context switch per collision. `pthread_mutex_t`
-/// behaves the same on Linux and every Apple platform at the deployment targets, so the tested code is the shipped
-/// code. The rule holds: compute under the lock, act after; nothing under it calls user code, a backend or an observer.
+/// The engine's lock: a `pthread_mutex_t` (the same on Linux and every Apple platform) that spins briefly before it
+/// sleeps: critical sections are a few dozen instructions, so a waiter almost always gets in after a short spin, where
+/// sleeping costs a system call and a context switch. Nothing under it calls user code, a backend or an observer.
 package final class EngineLock: @unchecked Sendable {  // the mutex is only touched through pthread calls
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Failed `trylock`s before blocking.
-    private static let spins = 64
+    private static let spins = 64  // failed `trylock`s before blocking
 
     package init() {
         mutex = .allocate(capacity: 1)

@@ -1,12 +1,10 @@
 import Dispatch
 
-/// The bookkeeping of ``ExpiringActivityBackend``: one entry per activity whose block may still be waiting to start or
-/// parked, behind one lock, shared by every copy of the backend. An entry's life: ``register(expirationHandler:)`` adds
-/// it (`awaitingGrant`) before the performer is called, so the first invocation always finds it. The first invocation
-/// records the answer (`parked` or `refused`), wakes `begin` and, if granted, parks on the entry's gate.
-/// ``settleGrant(of:)`` (in `begin`) removes a refused or unanswered entry: a late first invocation finds nothing and
-/// returns at once. ``release(_:)`` (from `end`, or after the expiration handler) removes a parked entry and opens its
-/// gate, once. Without an entry every call is a no-op: unknown, ended or abandoned identifiers are harmless.
+/// ``ExpiringActivityBackend``'s bookkeeping, one entry per activity, behind one lock shared by every copy of the
+/// backend. ``register(expirationHandler:)`` adds it (`awaitingGrant`) before the performer is called; the first
+/// invocation records `parked` or `refused`, wakes `begin` and, if granted, parks on the entry's gate;
+/// ``settleGrant(of:)`` removes a refused or unanswered entry (a late invocation then returns at once); ``release(_:)``
+/// removes a parked one and opens its gate, once. Without an entry every call is a no-op.
 final class ExpiringActivityRegistry: Sendable {
     /// What the first invocation of an activity's block has said.
     private enum Phase {
@@ -129,8 +127,6 @@ final class ExpiringActivityRegistry: Sendable {
 
 /// One activity's semaphores, each signalled once at most: `begin` waits on `answered`, the parked block on `released`.
 final class ActivityGate: Sendable {
-    /// Signalled by the first invocation once it has recorded its answer.
-    let answered = DispatchSemaphore(value: 0)
-    /// Signalled when the activity is ended or has expired.
-    let released = DispatchSemaphore(value: 0)
+    let answered = DispatchSemaphore(value: 0)  // signalled by the first invocation once it has recorded its answer
+    let released = DispatchSemaphore(value: 0)  // signalled when the activity is ended or has expired
 }

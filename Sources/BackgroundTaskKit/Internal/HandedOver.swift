@@ -1,11 +1,7 @@
 /// A value handed to another task or thread that uses it while the giver waits, or reads an immutable copy: never two
-/// writers, never a reader beside a writer. ``UncheckedSendableBox`` is for values documented thread-safe
-/// (`ProcessInfo`, a dispatch key); this box, for values the code's structure keeps safe:
-/// - An async face's body, task record and outcome: the child task runs the body while the caller awaits it, and the
-///   outcome comes back only once the child finished.
-/// - An expiry's plan: an immutable copy read on the main actor for the cleanups while the handler's thread reads its
-///   own for the ends; its records are touched only under their engine's lock.
-/// - The observer handle's way back to its ledger: used only under the ledger owner's lock.
+/// writers, never a reader beside a writer (``UncheckedSendableBox`` is for values documented thread-safe). Used for an
+/// async face's body, record and outcome (the child runs the body while the caller awaits it; the outcome comes back
+/// once it finished), and an expiry's plan (immutable copies read by the main actor and the handler's thread).
 @usableFromInline
 package struct HandedOver<Value>: @unchecked Sendable {  // see the type's comment: one user at a time
     @usableFromInline package let value: Value

@@ -1,9 +1,7 @@
 import Foundation
 
-/// A value guarded by a lock, with one way in: ``withLock(_:)``. `NSLock` compiles and behaves the same on Linux and
-/// every Apple platform at this package's deployment targets (`Synchronization.Mutex` needs iOS 18), so the code tested
-/// on Linux is the code that ships. The rule of this package: compute what to do under the lock, do it after; the
-/// closure passed to ``withLock(_:)`` never calls user code, a backend or an observer.
+/// A value guarded by a lock, with one way in: ``withLock(_:)``, whose closure never calls user code, a backend or an
+/// observer. `NSLock` behaves the same on Linux and every Apple platform here (`Synchronization.Mutex` needs iOS 18).
 /// > Important: Never make a closure (or optional closure, or tuple holding one) the state itself; keep it in a struct
 /// > or class field (``LockedState/holdsClosureDirectly(_:)`` says why). Debug builds stop at such an initializer.
 package final class Locked<State>: @unchecked Sendable {  // `state` is only touched in `withLock`, under `lock`

@@ -1,11 +1,7 @@
-/// Which states ``Locked`` must refuse: those that reach a closure without a struct or class around it. `Locked` keeps
-/// its state as a generic value, so a function type in it is stored in its most general form. ``Locked/withLock(_:)``
-/// hands the state `inout` to a closure: reading wraps the stored function in a conversion thunk, and writing back
-/// (which `inout` always does) wraps that in another. Every access leaves the closure two calls deeper and one
-/// allocation bigger, until a call overflows the stack: the crash of issue 20, after some thousands of leak reports. An
-/// optional closure, or a tuple holding one, is stored the same way. A closure in a field of a struct or class keeps
-/// its own form, so nothing is wrapped: store `struct Handler { var call: @Sendable () -> Void }`, never a bare
-/// `@Sendable () -> Void`. Collections are safe too (their elements are always stored in the general form).
+/// Which states ``Locked`` must refuse: a closure (or optional closure, or tuple holding one) without a struct or class
+/// around it. Stored as a generic value, a function is kept in its most general form; each `inout` access of
+/// ``Locked/withLock(_:)`` wraps it in two more thunks and one allocation, until a call overflows the stack (issue 20,
+/// after some thousands of leak reports). A closure in a struct or class field, or in a collection, is not wrapped.
 package enum LockedState {
     /// Whether `type` is, or directly holds (optional, tuple), a function type, judged by its name (fine for a debug
     /// check): `@Sendable (Swift.Int) -> ()`, `Swift.Optional<() -> ()>`, `(task: Swift.Int, run: () -> ())`.

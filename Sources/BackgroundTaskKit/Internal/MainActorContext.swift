@@ -1,10 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Tells, without trapping, whether the caller runs on the main actor. `Thread.isMainThread` is not enough: a process
-/// that called `dispatchMain()` (a command-line tool, the Swift Testing runner on Linux) runs the main queue, and so
-/// the main actor, on a worker thread while the main thread is parked. So the check is "the main thread, or a
-/// main-queue block", matching the main actor on Apple platforms and Linux alike.
+/// Tells, without trapping, whether the caller runs on the main actor: "the main thread, or a main-queue block", since
+/// after `dispatchMain()` (a command-line tool, Swift Testing on Linux) the main queue runs on a worker thread.
 package enum MainActorContext {
     /// Whether code may assume main-actor isolation here (`MainActor.assumeIsolated` succeeds).
     package static var isCurrent: Bool {

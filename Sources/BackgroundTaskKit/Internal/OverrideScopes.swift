@@ -1,10 +1,9 @@
 import Foundation
 
-/// The default-backend overrides in force in the process: the process-wide one, and the backends of every
-/// ``withBackgroundTaskBackend(_:operation:)`` scope running now (on any task). A begin that finds no task-local or
-/// process-wide override while some scope is in force is almost always a test whose task-local override did not reach a
-/// queue: it is reported once per call site on standard error, and to each scope's backend that wants to know
-/// (``DefaultBackendFallThroughReceiving``: the simulator, which fails its checks).
+/// The default-backend overrides in force: the process-wide one, and every ``withBackgroundTaskBackend(_:operation:)``
+/// scope running now (on any task). A begin that finds none of its own while a scope is in force is almost always a
+/// test whose override did not reach a queue: reported once per call site on standard error, and to each scope's
+/// backend that wants to know (``DefaultBackendFallThroughReceiving``: the simulator, which fails its checks).
 final class OverrideScopes: Sendable {
     static let shared = OverrideScopes()
 

@@ -1,8 +1,6 @@
-/// An owner's tasks in begin order, linked through the entries themselves (no second copy, no hashing): a manager's
-/// engine, a diagnosing backend and a tracer each keep one, under their own lock. The owner decides who is in it: an
-/// engine keeps running tasks and those whose begin or end is in flight (an expiry must claim them); its walks
-/// (`endAll`, an expiry, the oldest running task) and the ledger's reports use it. A walk in steps (the ledger's stale
-/// check) keeps its place in ``cursor``, which unlinking keeps valid.
+/// An owner's tasks in begin order, linked through the entries (no copy, no hashing): a manager's engine, a diagnosing
+/// backend and a tracer each keep one under their lock (an engine: running tasks and those whose begin or end is in
+/// flight). A walk in steps (the ledger's stale check) keeps its place in ``cursor``, which unlinking keeps valid.
 package struct TaskList {
     package init() {}
 

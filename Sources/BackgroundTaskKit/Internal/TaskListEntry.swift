@@ -14,13 +14,11 @@ open class TaskListEntry: @unchecked Sendable {  // mutable state only under the
     @exclusivity(unchecked) private final var _number: UInt64
     package final let name: String?
     package final let callSite: BackgroundTaskCallSite
-    /// The owner's clock time of the begin.
-    package final let beganAt: TimeInterval
+    package final let beganAt: TimeInterval  // the owner's clock time of the begin
     /// The list links. `previous` is unowned: the list owns its entries through `next` and the head.
     @exclusivity(unchecked) private final var _next: TaskListEntry?
     @exclusivity(unchecked) package final unowned(unsafe) var previous: TaskListEntry?
-    /// In its owner's list.
-    @exclusivity(unchecked) package final var isLinked = false
+    @exclusivity(unchecked) package final var isLinked = false  // in its owner's list
 
     // A recorder's marks, last, so subclasses pack their own small fields after them: its call site's index in the
     // recorder's statistics (`-1` until seen); counted as running; granted (counts toward the high-water mark); expiry

@@ -5,10 +5,8 @@ import Foundation
 /// while this package's backend calls the application (its ledger has those calls). One `pthread` key holding the bits
 /// in the pointer value: no allocation, two calls per use.
 package enum TracerThreadFlags {
-    /// Set while an intercepted call runs on this thread.
-    package static let insideInterception = 1
-    /// Set while this package's backend calls the application on this thread.
-    package static let packageCall = 2
+    package static let insideInterception = 1  // set while an intercepted call runs on this thread
+    package static let packageCall = 2  // set while this package's backend calls the application on this thread
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

@@ -1,8 +1,6 @@
-/// How an `async` face (`withBackgroundTask`, a manager's `withTask`) runs its body: in a child task of the caller's,
-/// on its isolation, for a task begun before the caller first suspended. An expiry cancels that child alone (at once
-/// when it starts, if it came first); the task ends when the body returns or throws. The generic part is inlined into
-/// the caller, where the result and error types are known: unspecialized, finding its generic types' metadata cost
-/// about a fifth of a call. Three non-generic entry points, taking the task as `AnyObject`, reach the engine.
+/// How an `async` face runs its body: in a child task on the caller's isolation, for a task begun before the caller
+/// first suspended; an expiry cancels the child alone (as it starts, if it came first). The generic part is inlined
+/// (unspecialized, metadata look-ups cost a fifth of a call); three non-generic entry points reach the engine.
 @usableFromInline
 enum AsyncBody {
     /// Begins a standalone task whose body an expiry will cancel.

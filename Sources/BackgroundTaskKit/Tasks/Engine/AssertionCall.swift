@@ -22,8 +22,7 @@ struct AssertionCall {
     var phase = Phase.none
     /// An expiry has claimed the assertion: whoever learns its identifier ends it at once; nothing else may end it.
     var claimed = false
-    /// The end in flight, when it comes, is the deinit safety net's.
-    var endedBySafetyNet = false
+    var endedBySafetyNet = false  // the end in flight, when it comes, is the deinit safety net's
     /// Whether a backend call for it is running now.
     var isInFlight: Bool { phase == .beginning || phase == .ending }
 

@@ -1,8 +1,6 @@
-/// What the engine does once its lock is released: `begin` calls the backend's begin for the holder and acts on the
-/// result; `end` calls its end, marks it ended, wakes its waiters; `ends`, several (`endAll()`); `awaitSharedBegin`
-/// waits (bounded) for the shared assertion's begin in flight on another thread; `wake` wakes `count` waiters;
-/// `considerLinger` and `considerRenewal` decide, outside the lock, whether the idle shared assertion may linger or the
-/// one at the renewal age is renewed; the `schedule` cases start the linger or renewal timer; `many`, several in order.
+/// What the engine does once its lock is released: calls the backend's begin or end(s) and acts on the result, waits
+/// (bounded) for a shared begin in flight, wakes waiters, decides whether the idle shared assertion lingers or an old
+/// one is renewed, starts a timer, or several of these in order.
 enum EngineAction {
     case none
     case begin(AssertionHolder)
@@ -40,10 +38,9 @@ struct ExpiringTask {
     let cleanup: Cleanup
 }
 
-/// What one expiration handler does once the lock is released: `started` if it is the first handler for these
-/// assertions (it runs cleanups and ends), the tasks whose cleanups run in begin order (`expiring`), async bodies to
-/// cancel before them (`cancels`), whether observers want the handler entered/exited events (`observed`), assertions to
-/// end (`ends`), and calls in flight on other threads to wait for, each with its bound in seconds (`waits`).
+/// What one expiration handler does after the lock: whether it is the first for these assertions (`started`), cleanups
+/// to run in begin order, async bodies to cancel first, whether observers listen, assertions to end, and calls in
+/// flight on other threads to wait for, each with its bound in seconds.
 struct ExpiryPlan {
     var started = false
     var expiring: [ExpiringTask] = []

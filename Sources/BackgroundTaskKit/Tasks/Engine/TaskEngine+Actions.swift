@@ -50,7 +50,7 @@ extension TaskEngine {
                 return sharedBeginReturned(shared, identifier: identifier, now: now ?? 0, dropped: &dropped, &state)
             }
             let record = (holder as! TaskRecord)
-            defer { status = record.status }
+            defer { status = state[record].status }
             return taskBeginReturned(record, identifier: identifier, dropped: &dropped, &state)
         }
         withExtendedLifetime(dropped) {}
@@ -66,23 +66,24 @@ extension TaskEngine {
         _ state: inout EngineState
     ) -> EngineAction {
         guard let identifier else {
-            let waiters = record.call.finish()
-            if record.status == .running {
-                record.status = .notGranted
-                dropped.add(record.cleanup)
-                record.cleanup = nil
+            let waiters = state[call: record].finish()
+            if state[record].status == .running {
+                state[record].status = .notGranted
+                dropped.add(state[record].cleanup)
+                state[record].cleanup = nil
                 finished(record, as: .notGranted, &state)
             }
             state.tasks.remove(record)
             return waiters.map { .wake($0, count: $0.count) } ?? .none
         }
-        record.call.identifier = identifier
-        guard !record.call.claimed, record.status == .running else {
+        state[call: record].identifier = identifier
+        guard !state[call: record].claimed, state[record].status == .running else {
             // Expired before the identifier was known, or ended meanwhile: end it now, once.
-            record.call.phase = .ending
-            return .end(record, identifier, bySafetyNet: !record.call.claimed && record.call.endedBySafetyNet)
+            state[call: record].phase = .ending
+            return .end(
+                record, identifier, bySafetyNet: !state[call: record].claimed && state[call: record].endedBySafetyNet)
         }
-        record.call.phase = .held
+        state[call: record].phase = .held
         recorder?.noteGranted(record)
         return .none
     }
@@ -113,10 +114,10 @@ extension TaskEngine {
     /// Under the lock: `holder`'s end returned; marks it ended, unlists it, returns the waiters to wake.
     private func markEnded(_ holder: AssertionHolder, _ state: inout EngineState) -> (CallWaiters, Int)? {
         // Only a manager's tasks are in its list: a task whose end (or refused begin) was in flight leaves it now.
-        if holder.isLinked, (holder as! TaskRecord).status != .running {
+        if holder.isLinked, state[holder as! TaskRecord].status != .running {
             state.tasks.remove(holder)
         }
         if !state.retiring.isEmpty { state.retiring.removeAll { $0 === holder } }
-        return holder.call.finish().map { ($0, $0.count) }
+        return state[call: holder].finish().map { ($0, $0.count) }
     }
 }

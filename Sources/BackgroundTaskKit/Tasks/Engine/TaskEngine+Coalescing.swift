@@ -8,33 +8,33 @@ extension TaskEngine {
     func join(_ record: TaskRecord, thread: CallingThread, now: TimeInterval, _ state: inout EngineState)
         -> EngineAction
     {
-        record.isCoalesced = true
+        state[record].isCoalesced = true
         state.sharedUsers += 1
         if options.holdsOnlyInBackground, state.inBackground == false, state.shared == nil {
             recorder?.noteGranted(record)  // it runs at once; the assertion comes when the app leaves
             return .none
         }
         if let shared = state.shared {
-            switch shared.call.phase {
+            switch state[call: shared].phase {
             case .held:
-                shared.idleSince = nil
-                shared.call.endedBySafetyNet = false
+                state[shared].idleSince = nil
+                state[call: shared].endedBySafetyNet = false
                 recorder?.noteGranted(record)
                 return renewIfOld(now: now, &state)
             case .beginning:
-                shared.pendingUsers.append(record)
-                guard !shared.call.thread.isSame(as: thread) else { return .none }
-                let waiters = shared.beginWaiters ?? CallWaiters()
+                state[shared].pendingUsers.append(record)
+                guard !state[call: shared].thread.isSame(as: thread) else { return .none }
+                let waiters = state[shared].beginWaiters ?? CallWaiters()
                 waiters.count += 1
-                shared.beginWaiters = waiters
+                state[shared].beginWaiters = waiters
                 return .awaitSharedBegin(record, shared, waiters)
             case .none, .ending, .ended:
                 break
             }
         }
         let fresh = beginningSharedAssertion(for: record, name: options.sharedAssertionName, now: now)
-        fresh.call.thread = thread
-        fresh.pendingUsers = [record]
+        state[call: fresh].thread = thread
+        state[fresh].pendingUsers = [record]
         state.shared = fresh
         return .begin(fresh)
     }
@@ -44,14 +44,14 @@ extension TaskEngine {
     func awaitSharedBegin(_ record: TaskRecord, _ assertion: SharedAssertion, _ waiters: CallWaiters) {
         if waiters.wait(timeout: options.inFlightBeginTimeout) { return }
         let action = withLock { state -> EngineAction in
-            guard assertion.call.phase == .beginning, record.status == .running,
-                let index = assertion.pendingUsers.firstIndex(where: { $0 === record })
+            guard state[call: assertion].phase == .beginning, state[record].status == .running,
+                let index = state[assertion].pendingUsers.firstIndex(where: { $0 === record })
             else { return .none }
-            assertion.pendingUsers.remove(at: index)
+            state[assertion].pendingUsers.remove(at: index)
             state.sharedUsers -= 1
-            record.isCoalesced = false
-            record.call.phase = .beginning
-            record.call.thread = .current
+            state[record].isCoalesced = false
+            state[call: record].phase = .beginning
+            state[call: record].thread = .current
             return .begin(record)
         }
         perform(action)
@@ -62,11 +62,9 @@ extension TaskEngine {
     private func beginningSharedAssertion(for model: AssertionHolder, name: String?, now: TimeInterval)
         -> SharedAssertion
     {
-        let fresh = SharedAssertion(
-            engine: self, backend: model.backend, number: 0, name: name, callSite: model.callSite, beganAt: now)
-        fresh.call.phase = .beginning
-        fresh.call.thread = .current
-        return fresh
+        SharedAssertion(
+            engine: self, backend: model.backend, number: 0, name: name, callSite: model.callSite, beganAt: now,
+            phase: .beginning)
     }
 
     /// The shared assertion's (or its renewal's) begin returned `identifier`.
@@ -78,22 +76,22 @@ extension TaskEngine {
         _ state: inout EngineState
     ) -> EngineAction {
         var actions: [EngineAction] = []
-        if let waiters = assertion.beginWaiters {
-            assertion.beginWaiters = nil
+        if let waiters = state[assertion].beginWaiters {
+            state[assertion].beginWaiters = nil
             actions.append(.wake(waiters, count: waiters.count))
         }
-        let users = assertion.pendingUsers
-        assertion.pendingUsers = []
+        let users = state[assertion].pendingUsers
+        state[assertion].pendingUsers = []
         let isRenewal = state.renewal === assertion
         if isRenewal { state.renewal = nil }
         guard let identifier else {
-            if let waiters = assertion.call.finish() { actions.append(.wake(waiters, count: waiters.count)) }
+            if let waiters = state[call: assertion].finish() { actions.append(.wake(waiters, count: waiters.count)) }
             if state.shared === assertion { state.shared = nil }
             for record in users {
-                guard record.status == .running else { continue }
-                record.status = .notGranted
-                dropped.add(record.cleanup)
-                record.cleanup = nil
+                guard state[record].status == .running else { continue }
+                state[record].status = .notGranted
+                dropped.add(state[record].cleanup)
+                state[record].cleanup = nil
                 state.sharedUsers -= 1
                 finished(record, as: .notGranted, &state)
             }
@@ -103,15 +101,15 @@ extension TaskEngine {
             }
             return .many(actions)
         }
-        assertion.call.identifier = identifier
-        assertion.call.phase = .held
-        if assertion.call.claimed {
+        state[call: assertion].identifier = identifier
+        state[call: assertion].phase = .held
+        if state[call: assertion].claimed {
             // An expiry covered it while it was being begun; its tasks have expired already.
             actions.append(retire(assertion, &state))
             return .many(actions)
         }
         if isRenewal {
-            guard let old = state.shared, old.call.phase == .held, state.sharedUsers > 0 else {
+            guard let old = state.shared, state[call: old].phase == .held, state.sharedUsers > 0 else {
                 actions.append(retire(assertion, &state))  // nothing left to take over
                 return .many(actions)
             }
@@ -121,7 +119,7 @@ extension TaskEngine {
             return .many(actions)
         }
         for record in users {
-            if record.status == .running { recorder?.noteGranted(record) }
+            if state[record].status == .running { recorder?.noteGranted(record) }
         }
         if state.sharedUsers == 0 || (options.holdsOnlyInBackground && state.inBackground == false) {
             actions.append(retire(assertion, &state))  // every user ended while it was being begun
@@ -138,7 +136,7 @@ extension TaskEngine {
         let action = withLock(at: now) { state -> EngineAction in
             state.inBackground = inBackground
             if !inBackground {
-                guard let shared = state.shared, shared.call.phase == .held else { return .none }
+                guard let shared = state.shared, state[call: shared].phase == .held else { return .none }
                 return retire(shared, &state)
             }
             guard state.sharedUsers > 0, state.shared == nil, let first = firstRunningTask(&state) else {
@@ -155,12 +153,12 @@ extension TaskEngine {
     func release(bySafetyNet: Bool, now: TimeInterval, _ state: inout EngineState) -> EngineAction {
         state.sharedUsers -= 1
         // Being begun: its return decides.
-        guard let shared = state.shared, shared.call.phase == .held else { return .none }
+        guard let shared = state.shared, state[call: shared].phase == .held else { return .none }
         guard state.sharedUsers == 0 else { return renewIfOld(now: now, &state) }
-        shared.call.endedBySafetyNet = bySafetyNet
+        state[call: shared].endedBySafetyNet = bySafetyNet
         // Never linger during any expiry: an assertion begun and ended in a cleanup would outlive every handler.
         if options.linger > 0, state.expiriesInProgress == 0, !ExpiriesInProgress.any {
-            shared.idleSince = now
+            state[shared].idleSince = now
             return .considerLinger(shared)
         }
         return retire(shared, &state)
@@ -171,8 +169,8 @@ extension TaskEngine {
         let remaining = assertion.backend.backgroundTimeRemaining
         let tooLittleTime = remaining.map { !($0 >= options.lingerMinimumTimeRemaining) } ?? false
         let action = withLock { state -> EngineAction in
-            guard state.shared === assertion, state.sharedUsers == 0, assertion.idleSince != nil,
-                assertion.call.phase == .held
+            guard state.shared === assertion, state.sharedUsers == 0, state[assertion].idleSince != nil,
+                state[call: assertion].phase == .held
             else { return .none }
             if tooLittleTime || state.expiriesInProgress > 0 || ExpiriesInProgress.any {
                 return retire(assertion, &state)
@@ -190,8 +188,8 @@ extension TaskEngine {
         let now = clock.now()
         let action = withLock(at: now) { state -> EngineAction in
             state.lingerTimerPending = false
-            guard let shared = state.shared, state.sharedUsers == 0, let idleSince = shared.idleSince,
-                shared.call.phase == .held
+            guard let shared = state.shared, state.sharedUsers == 0, let idleSince = state[shared].idleSince,
+                state[call: shared].phase == .held
             else {
                 return .none
             }
@@ -207,13 +205,13 @@ extension TaskEngine {
 
     /// Ends a held shared assertion now; it is no longer the one tasks join.
     func retire(_ assertion: SharedAssertion, _ state: inout EngineState) -> EngineAction {
-        guard assertion.call.phase == .held else { return .none }
+        guard state[call: assertion].phase == .held else { return .none }
         if state.shared === assertion { state.shared = nil }
-        assertion.idleSince = nil
-        assertion.call.phase = .ending
-        assertion.call.thread = .current
+        state[assertion].idleSince = nil
+        state[call: assertion].phase = .ending
+        state[call: assertion].thread = .current
         state.retiring.append(assertion)
-        return .end(assertion, assertion.call.identifier, bySafetyNet: assertion.call.endedBySafetyNet)
+        return .end(assertion, state[call: assertion].identifier, bySafetyNet: state[call: assertion].endedBySafetyNet)
     }
 
     /// The age at which iOS warns that an assertion "was created over 30 seconds ago".
@@ -225,7 +223,7 @@ extension TaskEngine {
         // round the other way and leave a timer firing at the due time forever.
         guard options.renewalAge != nil, now + 1e-9 >= state.renewalDue, let shared = state.shared,
             state.renewal == nil,
-            state.expiriesInProgress == 0, shared.call.phase == .held, state.sharedUsers > 0
+            state.expiriesInProgress == 0, state[call: shared].phase == .held, state.sharedUsers > 0
         else { return .none }
         return .considerRenewal(shared)
     }
@@ -238,7 +236,7 @@ extension TaskEngine {
         let now = clock.now()
         let action = withLock(at: now) { state -> EngineAction in
             guard state.shared === assertion, state.renewal == nil, state.expiriesInProgress == 0,
-                assertion.call.phase == .held,
+                state[call: assertion].phase == .held,
                 state.sharedUsers > 0
             else { return .none }
             if let remaining {
@@ -272,7 +270,9 @@ extension TaskEngine {
             let renewing = renewIfOld(now: now, &state)
             // Keep one timer armed while a shared assertion is held and no renewal is in flight (its grant arms the
             // next): due at the renewal age, or a little later when due already but not renewable now.
-            if case .none = renewing, state.renewal == nil, let shared = state.shared, shared.call.phase == .held {
+            if case .none = renewing, state.renewal == nil, let shared = state.shared,
+                state[call: shared].phase == .held
+            {
                 let wait = state.renewalDue - now
                 return scheduleRenewalCheck(
                     now: now, retryingIn: wait > 1e-9 ? wait : options.lingerMinimumTimeRemaining, &state)
@@ -285,10 +285,10 @@ extension TaskEngine {
     /// Reports the shared assertion stale at the stale age (renewal prevents that unless off or refused a fresh one).
     func checkSharedAssertionAge(now: TimeInterval, _ state: inout EngineState) {
         guard let recorder, let staleTaskAge = recorder.staleTaskAge, let shared = state.shared,
-            shared.call.phase == .held,
-            !shared.staleReported, now - shared.beganAt >= staleTaskAge - 1e-9
+            state[call: shared].phase == .held,
+            !state[shared].staleReported, now - shared.beganAt >= staleTaskAge - 1e-9
         else { return }
-        shared.staleReported = true
+        state[shared].staleReported = true
         recorder.noteStale(shared, age: now - shared.beganAt)
     }
 }

@@ -34,12 +34,12 @@ extension TaskEngine {
         guard !cancels.isEmpty else { return }
         for (_, task) in cancels { task.cancel() }
         var wakes: [(CallWaiters, Int)] = []
-        lock.withLock {
+        withLock { state in
             for (body, _) in cancels {
-                body.cancelling = false
-                if let waiters = body.waiters {
+                state[body].cancelling = false
+                if let waiters = state[body].waiters {
                     wakes.append((waiters, waiters.count))
-                    body.waiters = nil
+                    state[body].waiters = nil
                 }
             }
         }
@@ -51,24 +51,24 @@ extension TaskEngine {
         _ holder: AssertionHolder, thread: CallingThread, dropped: inout DroppedCleanups, _ state: inout EngineState
     ) -> ExpiryPlan {
         var plan = ExpiryPlan()
-        guard !holder.call.claimed else {
-            claim(holder, ownedBy: true, thread: thread, into: &plan)
+        guard !state[call: holder].claimed else {
+            claim(holder, ownedBy: true, thread: thread, into: &plan, &state)
             return plan
         }
         // The handler of an assertion that is already over (ended, or refused and called anyway, as the system may do)
         // covers nothing: the assertions still held get handlers of their own.
-        guard holder.call.phase != .ended, holder.call.phase != .none else { return plan }
+        guard state[call: holder].phase != .ended, state[call: holder].phase != .none else { return plan }
         plan.started = true
         plan.observed = recorder?.observed ?? false
         state.expiriesInProgress += 1
-        claim(holder, ownedBy: true, thread: thread, into: &plan)
+        claim(holder, ownedBy: true, thread: thread, into: &plan, &state)
         guard options.expiresAllTogether else {
             if let record = holder as? TaskRecord { expireTask(record, into: &plan, &state) }
             return plan
         }
         // A manager: the first expiry covers every assertion and every task.
         for assertion in [state.shared, state.renewal].compactMap({ $0 }) + state.retiring where assertion !== holder {
-            claim(assertion, ownedBy: false, thread: thread, into: &plan)
+            claim(assertion, ownedBy: false, thread: thread, into: &plan, &state)
         }
         state.shared = nil
         state.renewal = nil
@@ -77,25 +77,27 @@ extension TaskEngine {
         while let current = entry {
             entry = current.next
             let record = (current as! TaskRecord)
-            if !record.isCoalesced { claim(record, ownedBy: false, thread: thread, into: &plan) }
+            if !state[record].isCoalesced { claim(record, ownedBy: false, thread: thread, into: &plan, &state) }
             expireTask(record, into: &plan, &state)
         }
         return plan
     }
 
     /// Under the lock: ends `holder`'s assertion now if its identifier is known, else waits for the call in flight.
-    private func claim(_ holder: AssertionHolder, ownedBy own: Bool, thread: CallingThread, into plan: inout ExpiryPlan)
-    {
-        let alreadyClaimed = holder.call.claimed
-        holder.call.claimed = true
-        switch holder.call.phase {
+    private func claim(
+        _ holder: AssertionHolder, ownedBy own: Bool, thread: CallingThread, into plan: inout ExpiryPlan,
+        _ state: inout EngineState
+    ) {
+        let alreadyClaimed = state[call: holder].claimed
+        state[call: holder].claimed = true
+        switch state[call: holder].phase {
         case .held where !alreadyClaimed:
-            holder.call.phase = .ending
-            holder.call.thread = thread
-            plan.ends.append((holder, holder.call.identifier))
+            state[call: holder].phase = .ending
+            state[call: holder].thread = thread
+            plan.ends.append((holder, state[call: holder].identifier))
         case .beginning, .ending:
-            if let waiters = holder.call.waiter(unlessOn: thread) {
-                let isBegin = holder.call.phase == .beginning
+            if let waiters = state[call: holder].waiter(unlessOn: thread) {
+                let isBegin = state[call: holder].phase == .beginning
                 plan.waits.append((waiters, own || !isBegin ? options.lastChanceTimeout : options.inFlightBeginTimeout))
             }
         case .held, .none, .ended:
@@ -105,20 +107,20 @@ extension TaskEngine {
 
     /// Under the lock: a running task expires; its cleanup goes into the plan.
     private func expireTask(_ record: TaskRecord, into plan: inout ExpiryPlan, _ state: inout EngineState) {
-        guard record.status == .running else { return }
-        record.status = .expired
+        guard state[record].status == .running else { return }
+        state[record].status = .expired
         if let body = record.body {
-            if let task = body.task {
-                body.task = nil
-                body.cancelling = true
+            if let task = state[body].task {
+                state[body].task = nil
+                state[body].cancelling = true
                 plan.cancels.append((body, task))
             } else {
-                body.cancelOnAttach = true  // its task has not started yet
+                state[body].cancelOnAttach = true  // its task has not started yet
             }
         }
-        plan.expiring.append(ExpiringTask(record: record, cleanup: ExpiringTask.Cleanup(run: record.cleanup)))
-        record.cleanup = nil
-        finished(record, as: .expired, unlinking: record.isCoalesced || !record.call.isInFlight, &state)
+        plan.expiring.append(ExpiringTask(record: record, cleanup: ExpiringTask.Cleanup(run: state[record].cleanup)))
+        state[record].cleanup = nil
+        finished(record, as: .expired, unlinking: state[record].isCoalesced || !state[call: record].isInFlight, &state)
     }
 
     /// Runs the expiring tasks' cleanups in order on the main actor, each between the observers' "handler entered" and

@@ -11,13 +11,11 @@ extension TaskEngine {
     ) -> (record: TaskRecord, refusal: BackgroundTaskError?) {
         let hooks = isStandalone ? backend.engineHooks : self.hooks
         let now = isStandalone ? (hooks?.clock ?? .system).now() : clock.now()  // no copy of a manager's clock
+        // Standalone: nothing else sees the record before the backend has its handler, so no lock until then.
         let record = TaskRecord(
-            engine: self, backend: backend, number: 0, name: Self.normalize(name), callSite: callSite, beganAt: now)
-        record.cleanup = cleanup
-        record.body = body
+            engine: self, backend: backend, name: Self.normalize(name), callSite: callSite, beganAt: now,
+            cleanup: cleanup, body: body, phase: isStandalone ? .beginning : .none)
         guard !isStandalone else {
-            // Standalone: nothing else sees the record before the backend has its handler, so no lock until then.
-            record.call.phase = .beginning
             beginOnBackend(record, hooks: hooks)
             return (record, nil)
         }
@@ -32,9 +30,9 @@ extension TaskEngine {
             recorder?.noteBegin(record)
             refusal = self.refusal(remaining: remaining, running: state.runningCount)
             if let refusal {
-                record.status = .notGranted
-                dropped = record.cleanup
-                record.cleanup = nil
+                state[record].status = .notGranted
+                dropped = state[record].cleanup
+                state[record].cleanup = nil
                 recorder?.noteRefused(record, error: refusal)
                 return .none
             }
@@ -42,8 +40,8 @@ extension TaskEngine {
             state.runningCount += 1
             recorder?.noteRunning(record)
             if options.coalescing { return join(record, thread: thread, now: now, &state) }
-            record.call.phase = .beginning
-            record.call.thread = thread
+            state[call: record].phase = .beginning
+            state[call: record].thread = thread
             return .begin(record)
         }
         withExtendedLifetime(dropped) {}
@@ -55,7 +53,7 @@ extension TaskEngine {
         default:
             // The shared assertion's begin, or the wait for one in flight: the system may refuse it.
             perform(action)
-            if lock.withLock({ record.status }) == .notGranted { refusal = .notGranted }
+            if withLock({ state in state[record].status }) == .notGranted { refusal = .notGranted }
         }
         if let recorder, clock.isVirtual, let age = recorder.staleTaskAge {
             // On the simulator's clock, check when this task turns stale, as the simulator warns then.
@@ -84,31 +82,34 @@ extension TaskEngine {
         var ending: BackgroundTaskIdentifier?
         var action = EngineAction.none
         var cancelInProgress: CallWaiters?
+        var coalesced = false
         withLock(at: now) { state in
             if detachingBody, let body = record.body {
-                body.task = nil
-                if body.cancelling {
-                    let waiters = body.waiters ?? CallWaiters()
+                state[body].task = nil
+                if state[body].cancelling {
+                    let waiters = state[body].waiters ?? CallWaiters()
                     waiters.count += 1
-                    body.waiters = waiters
+                    state[body].waiters = waiters
                     cancelInProgress = waiters
                     return
                 }
             }
             recorder?.checkStale(in: &state.tasks)
-            guard record.status == .running else { return }
+            guard state[record].status == .running else { return }
             wasRunning = true
-            record.status = .ended
-            dropped = record.cleanup
-            record.cleanup = nil
-            if record.isCoalesced {
+            state[record].status = .ended
+            dropped = state[record].cleanup
+            state[record].cleanup = nil
+            if state[record].isCoalesced {
+                coalesced = true
                 finished(record, as: bySafetyNet ? .endedBySafetyNet : .ended, &state)
                 action = release(bySafetyNet: bySafetyNet, now: now ?? 0, &state)
                 return
             }
-            ending = startEnding(record, bySafetyNet: bySafetyNet)
+            ending = startEnding(record, bySafetyNet: bySafetyNet, &state)
             finished(
-                record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !record.call.isInFlight, &state)
+                record, as: bySafetyNet ? .endedBySafetyNet : .ended, unlinking: !state[call: record].isInFlight, &state
+            )
         }
         if let cancelInProgress {
             cancelInProgress.wait()
@@ -121,7 +122,7 @@ extension TaskEngine {
         } else {
             perform(action)
         }
-        if bySafetyNet, wasRunning, record.isCoalesced {
+        if bySafetyNet, wasRunning, coalesced {
             hooks(for: record)?.callSiteAware?.sharedTaskEndedBySafetyNet(named: record.name, callSite: record.callSite)
         }
         return wasRunning
@@ -138,18 +139,18 @@ extension TaskEngine {
             while let current = entry {
                 entry = current.next
                 let record = (current as! TaskRecord)
-                guard record.status == .running else { continue }
-                record.status = .ended
-                dropped.add(record.cleanup)
-                record.cleanup = nil
-                if !record.isCoalesced, let identifier = startEnding(record, bySafetyNet: false) {
+                guard state[record].status == .running else { continue }
+                state[record].status = .ended
+                dropped.add(state[record].cleanup)
+                state[record].cleanup = nil
+                if !state[record].isCoalesced, let identifier = startEnding(record, bySafetyNet: false, &state) {
                     ends.append((record, identifier))
                 }
-                finished(record, as: .ended, unlinking: !record.call.isInFlight, &state)
+                finished(record, as: .ended, unlinking: !state[call: record].isInFlight, &state)
             }
             if options.coalescing {
                 state.sharedUsers = 0
-                if let shared = state.shared, shared.call.phase == .held,
+                if let shared = state.shared, state[call: shared].phase == .held,
                     case .end(let holder, let identifier, _) = retire(shared, &state)
                 {
                     ends.append((holder, identifier))
@@ -162,14 +163,16 @@ extension TaskEngine {
     }
 
     /// Under the lock: starts a per-task end; returns the identifier to end now, or `nil` (a begin in flight ends it).
-    func startEnding(_ holder: AssertionHolder, bySafetyNet: Bool) -> BackgroundTaskIdentifier? {
-        switch holder.call.phase {
+    func startEnding(_ holder: AssertionHolder, bySafetyNet: Bool, _ state: inout EngineState)
+        -> BackgroundTaskIdentifier?
+    {
+        switch state[call: holder].phase {
         case .held:
-            holder.call.phase = .ending
-            holder.call.thread = .current
-            return holder.call.identifier
+            state[call: holder].phase = .ending
+            state[call: holder].thread = .current
+            return state[call: holder].identifier
         case .beginning:
-            holder.call.endedBySafetyNet = bySafetyNet
+            state[call: holder].endedBySafetyNet = bySafetyNet
             return nil
         case .none, .ending, .ended:
             return nil
@@ -178,12 +181,12 @@ extension TaskEngine {
 
     /// Whether the task still runs: a face's `deinit` asks, and only then ends it (the end rechecks under the lock).
     func isRunning(_ record: TaskRecord) -> Bool {
-        lock.withLock { record.status == .running }
+        withLock { state in state[record].status == .running }
     }
 
     /// Where the task stands.
     func status(of record: TaskRecord) -> BackgroundTaskState {
-        lock.withLock { record.status }.state
+        withLock { state in state[record].status }.state
     }
 
     /// Seconds since the task began, on its backend's clock.
@@ -199,7 +202,7 @@ extension TaskEngine {
             var entry = state.tasks.head
             while let current = entry {
                 entry = current.next
-                guard (current as! TaskRecord).status == .running else { continue }
+                guard state[current as! TaskRecord].status == .running else { continue }
                 running.append(
                     OutstandingBackgroundTask(
                         taskNumber: current.number, name: current.name, callSite: current.callSite,
@@ -234,7 +237,7 @@ extension TaskEngine {
         var entry = state.tasks.head
         while let current = entry {
             let record = (current as! TaskRecord)
-            if record.status == .running { return record }
+            if state[record].status == .running { return record }
             entry = current.next
         }
         return nil

@@ -2,17 +2,13 @@ import Dispatch
 import Foundation
 
 /// The one engine behind every face: begins and ends assertions through a backend, exactly once. Each face holds a
-/// ``TaskRecord``; the backend's expiration handler captures only the assertion's holder (the record, or a coalescing
-/// manager's ``SharedAssertion``). All mutable state is under ``lock``; each operation computes an ``EngineAction``
-/// there and performs it after unlocking, so the backend, cleanups and observers are never called under the lock, and a
-/// handler may call back into the engine. One engine serves every standalone face (``standalone``: its tasks carry
-/// their own backend); each ``BackgroundTaskManager`` has its own, with its task list (and, with diagnostics, a
-/// ``TaskRecorder``). A standalone begin costs one small object and one lock round trip, an end two (the end, then its
-/// outcome); a manager's begin one more (its cap). `Documentation/Engine.md` counts them per face. The promise,
-/// whatever the threads do: every assertion begun is ended exactly once, and an expiration handler does not return
-/// while an assertion it covers is held, if any thread can still end it. Calls in flight are known (``AssertionCall``):
-/// a handler waits for a begin or end running on another thread; one running inside its own thread's begin leaves the
-/// end to that begin, which ends the assertion as soon as it returns.
+/// ``TaskRecord``; the expiration handler captures only the assertion's holder. Its state and the records' fields are
+/// reached only through ``withLock(at:_:)``, which computes an ``EngineAction`` performed after unlocking: the backend,
+/// cleanups and observers are never called under the lock. ``standalone`` serves every standalone face; each manager has
+/// its own (its list, cap and optional ``TaskRecorder``). Lock trips per face: `Documentation/Engine.md`. The promise,
+/// whatever the threads do: every assertion begun is ended exactly once, and a handler does not return while an
+/// assertion it covers is held, if any thread can still end it: it waits for a begin or end in flight on another
+/// thread (``AssertionCall``); one inside its own thread's begin leaves the end to that begin.
 package final class TaskEngine: @unchecked Sendable {  // state below is only touched under `lock`
     /// How an engine behaves; one per manager, one for all standalone faces.
     package struct Options: Sendable {
@@ -32,8 +28,7 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         var schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?
         var now: (@Sendable () -> TimeInterval)?  // the clock of task ages, in seconds; `nil`: the backend's clock
 
-        /// One task alone: no cap, no guard, no coalescing, no list.
-        static let standalone = Options()
+        static let standalone = Options()  // one task alone: no cap, no guard, no coalescing, no list
     }
 
     /// Names longer than this are cut to it (system logs truncate them anyway).
@@ -50,10 +45,8 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     let isStandalone: Bool
     /// Whether an end or a begin's outcome needs the time: a recorder's events, or a shared assertion's linger.
     let endsNeedTime: Bool
-    /// A manager's backend's hooks, read once.
-    let hooks: BackgroundTaskBackendHooks?
-    /// A manager's clock of ages and timers.
-    package let clock: BackendClock
+    let hooks: BackgroundTaskBackendHooks?  // a manager's backend's hooks, read once
+    package let clock: BackendClock  // a manager's clock of ages and timers
 
     /// A manager's diagnostics (`BackgroundTaskDiagnostics`), told of every task under the lock; `nil`: none.
     package let recorder: (any TaskRecorder)?
@@ -134,9 +127,9 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// waited for the caller's actor), the body's task is cancelled now, outside the lock, so it starts cancelled.
     func attachBody(of record: TaskRecord, to task: UnsafeCurrentTask?) {
         guard let task, let body = record.body else { return }
-        let expiredFirst = lock.withLock { () -> Bool in
-            guard !body.cancelOnAttach else { return true }
-            body.task = task
+        let expiredFirst = withLock { state -> Bool in
+            guard !state[body].cancelOnAttach else { return true }
+            state[body].task = task
             return false
         }
         if expiredFirst { task.cancel() }

@@ -7,10 +7,9 @@ package typealias ExpirationCleanup = @MainActor @Sendable () -> Void
 /// assertion. The backend's expiration handler captures only this object.
 class AssertionHolder: TaskListEntry, @unchecked Sendable {  // mutable state only under `engine.lock`
     let engine: TaskEngine
-    /// The backend its assertion is begun and ended through.
-    let backend: any BackgroundTaskBackend
-    /// Its calls to the backend. (Exclusivity is the engine lock's job: no run-time check.)
-    @exclusivity(unchecked) var call = AssertionCall()
+    let backend: any BackgroundTaskBackend  // the backend its assertion is begun and ended through
+    /// Its calls to the backend: only through `state[call: holder]`, under the lock.
+    @exclusivity(unchecked) fileprivate var call = AssertionCall()
 
     init(
         engine: TaskEngine,
@@ -18,32 +17,49 @@ class AssertionHolder: TaskListEntry, @unchecked Sendable {  // mutable state on
         number: UInt64,
         name: String?,
         callSite: BackgroundTaskCallSite,
-        beganAt: TimeInterval
+        beganAt: TimeInterval,
+        phase: AssertionCall.Phase = .none
     ) {
         self.engine = engine
         self.backend = backend
+        self.call.phase = phase
         super.init(number: number, name: name, callSite: callSite, beganAt: beganAt)
     }
 }
 
 /// One logical task: what every face holds. In per-task mode it holds its own assertion; coalescing, its manager's.
 final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
-    @exclusivity(unchecked) var cleanup: ExpirationCleanup?  // the user's, until the task finishes
-    @exclusivity(unchecked) var status = TaskStatus.running
-    @exclusivity(unchecked) var isCoalesced = false  // it uses its manager's shared assertion
-    @exclusivity(unchecked) var body: BodyTask?  // an async `withBackgroundTask` body to cancel on expiry
+    struct Guarded {
+        var cleanup: ExpirationCleanup?  // the user's, until the task finishes
+        var status = TaskStatus.running
+        var isCoalesced = false  // it uses its manager's shared assertion
+    }
+    let body: BodyTask?  // an async `withBackgroundTask` body to cancel on expiry (set once, at the begin)
+    @exclusivity(unchecked) fileprivate var guarded: Guarded  // only through `state[record]`, under the lock
+
+    init(
+        engine: TaskEngine, backend: any BackgroundTaskBackend, name: String?, callSite: BackgroundTaskCallSite,
+        beganAt: TimeInterval, cleanup: ExpirationCleanup?, body: BodyTask?, phase: AssertionCall.Phase
+    ) {
+        guarded = Guarded(cleanup: cleanup)
+        self.body = body
+        super.init(
+            engine: engine, backend: backend, number: 0, name: name, callSite: callSite, beganAt: beganAt,
+            phase: phase)
+    }
 }
 
-/// The task running an async `withBackgroundTask` body, which an expiry cancels. Swift offers no handle to cancel a
-/// task from elsewhere but `UnsafeCurrentTask`, which must not be used once the task may be gone, so it is used only
-/// while attached: the body's task attaches it when it starts (the assertion was begun before, by the caller), and the
-/// body's end detaches it, waiting for a cancel in progress, before the body's task can finish.
+/// The task running an async `withBackgroundTask` body, which an expiry cancels through `UnsafeCurrentTask` (the only
+/// handle Swift offers), used only while attached: the body's task attaches it as it starts, and the body's end
+/// detaches it, waiting for a cancel in progress, before the body's task can finish.
 final class BodyTask: @unchecked Sendable {  // all state under the engine's lock
-    @exclusivity(unchecked) var task: UnsafeCurrentTask?  // the body's task, while it may be cancelled
-    /// The task expired before its body's task started: that task is cancelled as it attaches.
-    @exclusivity(unchecked) var cancelOnAttach = false
-    @exclusivity(unchecked) var cancelling = false  // an expiry is cancelling it now (outside the lock)
-    @exclusivity(unchecked) var waiters: CallWaiters?  // the body's end, waiting for that cancel to finish
+    struct Guarded {
+        var task: UnsafeCurrentTask?  // the body's task, while it may be cancelled
+        var cancelOnAttach = false  // it expired before its body's task started: cancel that task as it attaches
+        var cancelling = false  // an expiry is cancelling it now (outside the lock)
+        var waiters: CallWaiters?  // the body's end, waiting for that cancel to finish
+    }
+    @exclusivity(unchecked) fileprivate var guarded = Guarded()  // only through `state[body]`, under the lock
 
     init() {}
 }
@@ -65,9 +81,32 @@ enum TaskStatus: UInt8 {
 
 /// A coalescing manager's one system assertion, shared by all its tasks.
 final class SharedAssertion: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
-    /// Tasks waiting to learn whether the system grants it (the first, and any joining while its begin is in flight).
-    @exclusivity(unchecked) var pendingUsers: [TaskRecord] = []
-    @exclusivity(unchecked) var beginWaiters: CallWaiters?  // woken once the begin's outcome is known
-    @exclusivity(unchecked) var idleSince: TimeInterval?  // since when it has had no users (the linger)
-    @exclusivity(unchecked) var staleReported = false  // its age was reported stale
+    struct Guarded {
+        var pendingUsers: [TaskRecord] = []  // waiting to learn whether the system grants it
+        var beginWaiters: CallWaiters?  // woken once the begin's outcome is known
+        var idleSince: TimeInterval?  // since when it has had no users (the linger)
+        var staleReported = false  // its age was reported stale
+    }
+    @exclusivity(unchecked) fileprivate var guarded = Guarded()  // only through `state[shared]`, under the lock
+}
+
+/// The records' guarded fields, reachable only with the engine's state, which only `withLock(at:)` hands out: the
+/// compiler sees that they are touched under the lock. (Unchecked storage: the lock makes each access exclusive.)
+extension EngineState {
+    subscript(call holder: AssertionHolder) -> AssertionCall {
+        _read { yield holder.call }
+        nonmutating _modify { yield &holder.call }
+    }
+    subscript(record: TaskRecord) -> TaskRecord.Guarded {
+        _read { yield record.guarded }
+        nonmutating _modify { yield &record.guarded }
+    }
+    subscript(shared: SharedAssertion) -> SharedAssertion.Guarded {
+        _read { yield shared.guarded }
+        nonmutating _modify { yield &shared.guarded }
+    }
+    subscript(body: BodyTask) -> BodyTask.Guarded {
+        _read { yield body.guarded }
+        nonmutating _modify { yield &body.guarded }
+    }
 }
