@@ -96,6 +96,8 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
     private var lock: EngineLock { diagnostics.lock }
     private var ledger: TaskLedger { diagnostics.ledger }
     private let resolver = CallerResolver()
+    // Unchecked here and on the entries: the diagnostics' lock makes every access exclusive, and the run-time checks
+    // cost 374 instructions a traced begin+end (16,634 against 16,260: callgrind, 2026-11-25).
     /// The assertions held, by raw identifier.
     @exclusivity(unchecked) private var held = IdentifierTable<TracedAssertionEntry>()
     /// Rescued assertions whose owner has not ended them yet, by raw identifier.
