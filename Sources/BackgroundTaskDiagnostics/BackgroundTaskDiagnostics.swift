@@ -178,7 +178,7 @@ public final class BackgroundTaskDiagnostics: @unchecked Sendable {  // state on
     /// The owner's handler for `entry`, entered at `start`, returned at `end`.
     package func handlerExited(_ entry: TaskListEntry, start: TimeInterval, end: TimeInterval) {
         withLedger(at: end) { ledger, _ in
-            entry.expiryHandlerReturned = true
+            entry.recorderMarks.expiryHandlerReturned = true
             ledger.noteExpirationHandlerExited(entry, duration: end - start)
         }
     }

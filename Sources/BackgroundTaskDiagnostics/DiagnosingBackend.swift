@@ -49,7 +49,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, BackgroundTaskDiagn
     public let diagnostics: BackgroundTaskDiagnostics
     /// The assertions held, by identifier. Guarded by the diagnostics' lock, which makes every
     /// access exclusive: no run-time exclusivity checks.
-    @exclusivity(unchecked) private var held = IdentifierTable<TaskListEntry>()
+    @exclusivity(unchecked) private var held = IdentifierTable<RecordedEntry>()
     /// Told synchronously, outside the lock, of the moments a flight recorder must write at once.
     package let criticalMoments = CriticalMoments()
     /// Its hooks, made once (set at the end of `init`, read-only after).
@@ -104,7 +104,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, BackgroundTaskDiagn
         expirationHandler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundTaskIdentifier? {
         let now = diagnostics.clock.now()
-        let entry = TaskListEntry(number: 0, name: name, callSite: callSite, beganAt: now)
+        let entry = RecordedEntry(number: 0, name: name, callSite: callSite, beganAt: now)
         diagnostics.began(entry, at: now)
         let handler = expirationHandler.map { handler in
             { @MainActor @Sendable [self] in self.runExpirationHandler(handler, entry: entry) }
@@ -125,7 +125,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, BackgroundTaskDiagn
             held.insert(entry, for: identifier.rawValue)
             // A handler the system ran inside this begin has already reported the expiry: no `began`
             // after it.
-            ledger.noteGranted(entry, announce: !entry.expiryReported)
+            ledger.noteGranted(entry, announce: !entry.recorderMarks.expiryReported)
         }
         return identifier
     }
@@ -141,7 +141,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, BackgroundTaskDiagn
             ledger.checkStale(in: &tasks)
             // A foreign or ended identifier: nothing to record.
             guard let entry = held.remove(identifier.rawValue) else { return false }
-            if entry.expiryReported {
+            if entry.recorderMarks.expiryReported {
                 ledger.noteFinished(entry, as: .expired, announce: false)
             } else {
                 ledger.noteFinished(entry, as: bySafetyNet ? .endedBySafetyNet : .ended)
@@ -183,7 +183,7 @@ public final class DiagnosingBackend: BackgroundTaskBackend, BackgroundTaskDiagn
     /// The system's handler for `entry`'s assertion: reports the expiry, then times the caller's
     /// handler.
     @MainActor
-    private func runExpirationHandler(_ handler: @MainActor @Sendable () -> Void, entry: TaskListEntry) {
+    private func runExpirationHandler(_ handler: @MainActor @Sendable () -> Void, entry: RecordedEntry) {
         let reported = diagnostics.handlerEntered(entry)
         let start = diagnostics.clock.now()
         handler()

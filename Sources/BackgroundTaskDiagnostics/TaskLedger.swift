@@ -68,21 +68,21 @@ package final class TaskLedger: TaskRecorder {
 
     /// A begin call: counts it at its call site (the owner links the entry into its list).
     package func noteBegin(_ entry: TaskListEntry) {
-        entry.statisticsIndex = Int32(truncatingIfNeeded: index(of: entry.callSite))
-        statistics[Int(entry.statisticsIndex)].noteBegin(name: entry.name, at: operationTime)
+        entry.recorderMarks.statisticsIndex = Int32(truncatingIfNeeded: index(of: entry.callSite))
+        statistics[Int(entry.recorderMarks.statisticsIndex)].noteBegin(name: entry.name, at: operationTime)
     }
 
     /// A begun task was refused before it ran (the owner takes it out of its list).
     package func noteRefused(_ entry: TaskListEntry, error: BackgroundTaskError) {
-        statistics[Int(entry.statisticsIndex)].refused += 1
+        statistics[Int(entry.recorderMarks.statisticsIndex)].refused += 1
         emit(.refused(error), for: entry)
     }
 
     /// A begun task runs from now on (it holds, or waits for, an assertion).
     package func noteRunning(_ entry: TaskListEntry) {
-        entry.isRunning = true
+        entry.recorderMarks.isRunning = true
         runningCount += 1
-        statistics[Int(entry.statisticsIndex)].outstanding += 1
+        statistics[Int(entry.recorderMarks.statisticsIndex)].outstanding += 1
         if !limitApproachReported, runningCount >= limitThreshold, let limit {
             limitApproachReported = true
             emit(.limitApproaching(outstanding: runningCount, limit: limit), for: entry)
@@ -97,8 +97,8 @@ package final class TaskLedger: TaskRecorder {
 
     /// As ``noteGranted(_:)``; observers hear of it only with `announce`.
     package func noteGranted(_ entry: TaskListEntry, announce: Bool) {
-        guard entry.isRunning, !entry.isGranted else { return }
-        entry.isGranted = true
+        guard entry.recorderMarks.isRunning, !entry.recorderMarks.isGranted else { return }
+        entry.recorderMarks.isGranted = true
         grantedCount += 1
         highWaterMark = max(highWaterMark, grantedCount)
         if announce, observed { emit(.began, for: entry) }
@@ -107,8 +107,8 @@ package final class TaskLedger: TaskRecorder {
     /// The expiry of a running task began while it keeps running: observers hear
     /// ``BackgroundTaskEvent/Kind/expired``. `false` when it is not running or was reported already.
     package func noteExpiring(_ entry: TaskListEntry) -> Bool {
-        guard entry.isRunning, !entry.expiryReported else { return false }
-        entry.expiryReported = true
+        guard entry.recorderMarks.isRunning, !entry.recorderMarks.expiryReported else { return false }
+        entry.recorderMarks.expiryReported = true
         emit(.expired, for: entry)
         return true
     }
@@ -122,12 +122,12 @@ package final class TaskLedger: TaskRecorder {
 
     /// As ``noteFinished(_:as:)``; observers hear of it only with `announce`.
     package func noteFinished(_ entry: TaskListEntry, as ending: TaskEnding, announce: Bool) {
-        guard entry.isRunning else { return }
-        entry.isRunning = false
+        guard entry.recorderMarks.isRunning else { return }
+        entry.recorderMarks.isRunning = false
         runningCount -= 1
-        if entry.isGranted { grantedCount -= 1 }
-        ending.count(in: &statistics[Int(entry.statisticsIndex)])
-        statistics[Int(entry.statisticsIndex)].outstanding -= 1
+        if entry.recorderMarks.isGranted { grantedCount -= 1 }
+        ending.count(in: &statistics[Int(entry.recorderMarks.statisticsIndex)])
+        statistics[Int(entry.recorderMarks.statisticsIndex)].outstanding -= 1
         if announce, observed { emit(Self.event(for: ending), for: entry) }
         if runningCount < limitThreshold { limitApproachReported = false }
     }
@@ -169,13 +169,13 @@ package final class TaskLedger: TaskRecorder {
     package func note(_ anomaly: Anomaly, for entry: TaskListEntry) {
         switch anomaly {
         case .heldAfterHandlers:
-            statistics[Int(entry.statisticsIndex)].heldAfterHandlers += 1
+            statistics[Int(entry.recorderMarks.statisticsIndex)].heldAfterHandlers += 1
             emit(.heldAfterExpirationHandlers, for: entry)
         case .doubleEnd:
-            statistics[Int(entry.statisticsIndex)].doubleEnds += 1
+            statistics[Int(entry.recorderMarks.statisticsIndex)].doubleEnds += 1
             emit(.endedTwice, for: entry)
         case .endedAfterRescue:
-            statistics[Int(entry.statisticsIndex)].endedAfterRescue += 1
+            statistics[Int(entry.recorderMarks.statisticsIndex)].endedAfterRescue += 1
             emit(.endedAfterRescue, for: entry)
         }
     }
@@ -193,7 +193,7 @@ package final class TaskLedger: TaskRecorder {
         guard let staleTaskAge else { return }
         var candidate = tasks.cursor.map { $0.next } ?? tasks.head
         while let entry = candidate {
-            if entry.isRunning, !entry.expiryReported {
+            if entry.recorderMarks.isRunning, !entry.recorderMarks.expiryReported {
                 let age = operationTime - entry.beganAt
                 guard age >= staleTaskAge - 1e-9 else {  // a timer due at the stale age may round below it
                     // Later tasks are younger: nothing turns stale before this one does.
@@ -242,9 +242,9 @@ package final class TaskLedger: TaskRecorder {
         var oldest: [Int: TimeInterval] = [:]
         var entry = tasks.head
         while let current = entry {
-            if current.isRunning {
-                oldest[Int(current.statisticsIndex)] = max(
-                    oldest[Int(current.statisticsIndex)] ?? 0, operationTime - current.beganAt)
+            if current.recorderMarks.isRunning {
+                oldest[Int(current.recorderMarks.statisticsIndex)] = max(
+                    oldest[Int(current.recorderMarks.statisticsIndex)] ?? 0, operationTime - current.beganAt)
             }
             entry = current.next
         }
@@ -274,13 +274,13 @@ package final class TaskLedger: TaskRecorder {
         var omitted = 0
         var entry = list.head
         while let current = entry {
-            if current.isRunning, current.isGranted {
+            if current.recorderMarks.isRunning, current.recorderMarks.isGranted {
                 if tasks.count < limit {
                     tasks.append(
                         HeldTaskSummary(
                             callSite: current.callSite, name: current.name.map { String($0.prefix(nameLength)) },
-                            age: operationTime - current.beganAt, expiryStarted: current.expiryReported,
-                            handlerReturned: current.expiryHandlerReturned
+                            age: operationTime - current.beganAt, expiryStarted: current.recorderMarks.expiryReported,
+                            handlerReturned: current.recorderMarks.expiryHandlerReturned
                         )
                     )
                 } else {
@@ -297,7 +297,7 @@ package final class TaskLedger: TaskRecorder {
         var tasks: [OutstandingBackgroundTask] = []
         var entry = list.head
         while let current = entry {
-            if current.isRunning {
+            if current.recorderMarks.isRunning {
                 tasks.append(
                     OutstandingBackgroundTask(
                         taskNumber: current.number,

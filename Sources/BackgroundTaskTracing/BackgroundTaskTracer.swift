@@ -174,13 +174,13 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
                 return (false, wake)
             }
             entry.rawIdentifier = identifier.rawValue
-            guard entry.isRunning else { return (false, wake) }
+            guard entry.recorderMarks.isRunning else { return (false, wake) }
             held.insert(entry, for: identifier.rawValue)
             if !entry.hasHandler { heldWithoutHandler += 1 }
-            ledger.noteGranted(entry, announce: !entry.expiryReported)
+            ledger.noteGranted(entry, announce: !entry.recorderMarks.expiryReported)
             // The system ran the handler before the begin returned it, on this thread or past the wait
             // for this begin: nobody could end it inside the handler.
-            return (entry.expiryHandlerReturned && takeHeldAfterHandler(entry, in: &tasks), wake)
+            return (entry.recorderMarks.expiryHandlerReturned && takeHeldAfterHandler(entry, in: &tasks), wake)
         }
         if let (waiters, count) = wake { waiters.wake(count) }
         if lateRescue {
@@ -208,7 +208,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             ledger.checkStale(in: &tasks)
             if let entry = held.remove(raw) {
                 if !entry.hasHandler { heldWithoutHandler -= 1 }
-                ledger.noteFinished(entry, as: entry.expiryReported ? .expired : .ended)
+                ledger.noteFinished(entry, as: entry.recorderMarks.expiryReported ? .expired : .ended)
                 tasks.remove(entry)
                 recentlyEnded.add(entry)
                 entry.endInFlight = true
@@ -244,7 +244,9 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             var held: [Held] = []
             var entry = tasks.head
             while let current = entry {
-                if current.isRunning, current.isGranted, let traced = current as? TracedAssertionEntry {
+                if current.recorderMarks.isRunning, current.recorderMarks.isGranted,
+                    let traced = current as? TracedAssertionEntry
+                {
                     held.append((traced, traced.handlerState))
                 }
                 entry = current.next
@@ -268,7 +270,9 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             var numbers: Set<UInt64> = []
             var entry = tasks.head
             while let current = entry {
-                if current.isRunning, let traced = current as? TracedAssertionEntry, traced.heldAfterHandlers {
+                if current.recorderMarks.isRunning, let traced = current as? TracedAssertionEntry,
+                    traced.heldAfterHandlers
+                {
                     numbers.insert(traced.number)
                 }
                 entry = current.next
@@ -308,15 +312,15 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             entry.handlerCallsRunning -= 1
             if handlersRunning == 0 { expiryWaitDeadline = nil }
             if first {
-                entry.expiryHandlerReturned = true
-                if entry.expiryReported {
+                entry.recorderMarks.expiryHandlerReturned = true
+                if entry.recorderMarks.expiryReported {
                     ledger.noteExpirationHandlerExited(entry, duration: end - start)
                 }
             }
             // Only once no call of its handler runs: a second, overlapping call may still end it.
             // Not granted: a refused begin's handler, or one the system ran inside the begin (which
             // checks when it returns). Nothing here says an expiry is over.
-            guard entry.handlerCallsRunning == 0, entry.isGranted else { return (false, false) }
+            guard entry.handlerCallsRunning == 0, entry.recorderMarks.isGranted else { return (false, false) }
             let handlerless = handlersRunning == 0 && noteHandlerlessAssertionsHeld(in: tasks)
             guard held[entry.rawIdentifier] === entry else { return (false, handlerless) }
             return (takeHeldAfterHandler(entry, in: &tasks), true)
@@ -382,7 +386,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
         var noted = false
         var entry = tasks.head
         while let current = entry {
-            if current.isRunning, let traced = current as? TracedAssertionEntry, !traced.hasHandler,
+            if current.recorderMarks.isRunning, let traced = current as? TracedAssertionEntry, !traced.hasHandler,
                 !traced.heldAfterHandlers, held[traced.rawIdentifier] === traced
             {
                 traced.heldAfterHandlers = true

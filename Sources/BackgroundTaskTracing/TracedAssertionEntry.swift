@@ -1,8 +1,9 @@
+@_spi(BackgroundTaskKitInternals) import BackgroundTaskDiagnostics
 @_spi(BackgroundTaskKitInternals) import BackgroundTaskKit
 import Foundation
 
 /// One raw assertion the tracer saw begin: the ledger's entry, plus what only the tracer knows.
-final class TracedAssertionEntry: TaskListEntry, @unchecked Sendable {  // mutable state only under the tracer's lock
+final class TracedAssertionEntry: RecordedEntry, @unchecked Sendable {  // mutable state only under the tracer's lock
     /// The system's raw identifier; `0` until the begin returns it.
     @exclusivity(unchecked) var rawIdentifier = 0
     /// Whether it was begun on the main thread (where the main actor runs).
@@ -50,7 +51,7 @@ extension TracedAssertionEntry {
 
     /// Where its handler stands, from its flags (the returned one is the ledger entry's own).
     var handlerState: TracedAssertion.HandlerState {
-        if expiryHandlerReturned { return .returned }
+        if recorderMarks.expiryHandlerReturned { return .returned }
         if handlerEntered { return .running }
         return hasHandler ? .waiting : .none
     }

@@ -2,9 +2,8 @@ import Foundation
 
 /// One task in a ``TaskList``, in begin order: a manager's task record, a diagnosing backend's or tracer's assertion. A
 /// class, so the owner's own object *is* the entry: no second copy, no hashing on begin and end. Every stored property
-/// is touched only under the owner's lock, so run-time exclusivity checks are off (`@exclusivity(unchecked)`). The last
-/// fields are a ``TaskRecorder``'s marks (9 bytes), which only a recorder touches. Open (as SPI, not API) only so
-/// `BackgroundTaskDiagnostics`' and `BackgroundTaskTracing`'s entries can subclass it.
+/// is touched only under the owner's lock, so run-time exclusivity checks are off (`@exclusivity(unchecked)`). Open (as
+/// SPI, not API) only so `BackgroundTaskDiagnostics`' and `BackgroundTaskTracing`'s entries can subclass it.
 @_spi(BackgroundTaskKitInternals)
 open class TaskListEntry: @unchecked Sendable {  // mutable state only under the owner's lock
     // Other modules (the recorder, the tracer) reach the mutable fields only through the accessors below: on a stored
@@ -15,50 +14,24 @@ open class TaskListEntry: @unchecked Sendable {  // mutable state only under the
     package final let name: String?
     package final let callSite: BackgroundTaskCallSite
     package final let beganAt: TimeInterval  // the owner's clock time of the begin
-    /// The list links. `previous` is unowned: the list owns its entries through `next` and the head.
-    @exclusivity(unchecked) private final var _next: TaskListEntry?
+    @exclusivity(unchecked) private final var _next: TaskListEntry?  // the list owns its entries through `next`
     @exclusivity(unchecked) package final unowned(unsafe) var previous: TaskListEntry?
     @exclusivity(unchecked) package final var isLinked = false  // in its owner's list
-
-    // A recorder's marks, last, so subclasses pack their own small fields after them: its call site's index in the
-    // recorder's statistics (`-1` until seen); counted as running; granted (counts toward the high-water mark); expiry
-    // reported while it runs on (a diagnosing backend's assertion stays held until ended), so no more stale checks;
-    // expiration handler returned (diagnosing backends and tracers time it), for flight recorder snapshots.
-    @exclusivity(unchecked) private final var _statisticsIndex: Int32 = -1
-    @exclusivity(unchecked) private final var _isRunning = false
-    @exclusivity(unchecked) private final var _isGranted = false
-    @exclusivity(unchecked) private final var _expiryReported = false
-    @exclusivity(unchecked) private final var _expiryHandlerReturned = false
 
     /// The task's number at its owner: grows with each begin, so it orders tasks.
     package final var number: UInt64 {
         get { _number }
         set { _number = newValue }
     }
-    /// The next entry of the list.
     package final var next: TaskListEntry? {
         get { _next }
         set { _next = newValue }
     }
-    package final var statisticsIndex: Int32 {
-        get { _statisticsIndex }
-        set { _statisticsIndex = newValue }
-    }
-    package final var isRunning: Bool {
-        get { _isRunning }
-        set { _isRunning = newValue }
-    }
-    package final var isGranted: Bool {
-        get { _isGranted }
-        set { _isGranted = newValue }
-    }
-    package final var expiryReported: Bool {
-        get { _expiryReported }
-        set { _expiryReported = newValue }
-    }
-    package final var expiryHandlerReturned: Bool {
-        get { _expiryHandlerReturned }
-        set { _expiryHandlerReturned = newValue }
+    /// A recorder's marks (``RecorderMarks``): stored only by the entries a recorder records (a manager's tasks with
+    /// diagnostics, a diagnosing backend's and a tracer's assertions), so a standalone task carries none.
+    open var recorderMarks: RecorderMarks {
+        get { RecorderMarks() }
+        set { assertionFailure("a recorder touched an entry that keeps no marks") }
     }
 
     /// Public within the SPI: with a `package` initializer, Swift 6.3 warns of an infinite recursion in every subclass
@@ -69,4 +42,18 @@ open class TaskListEntry: @unchecked Sendable {  // mutable state only under the
         self.callSite = callSite
         self.beganAt = beganAt
     }
+}
+
+/// What a ``TaskRecorder`` keeps per task: its call site's statistics index (`-1` until seen); running; granted (counts
+/// toward the high-water mark); expiry reported while it runs on (no more stale checks); handler returned.
+@_spi(BackgroundTaskKitInternals)
+public struct RecorderMarks: Sendable {
+    package var statisticsIndex: Int32 = -1
+    package var isRunning = false
+    package var isGranted = false
+    package var expiryReported = false
+    package var expiryHandlerReturned = false
+
+    /// No marks yet.
+    public init() {}
 }

@@ -12,9 +12,14 @@ extension TaskEngine {
         let hooks = isStandalone ? backend.engineHooks : self.hooks
         let now = isStandalone ? (hooks?.clock ?? .system).now() : clock.now()  // no copy of a manager's clock
         // Standalone: nothing else sees the record before the backend has its handler, so no lock until then.
-        let record = TaskRecord(
-            engine: self, backend: backend, name: Self.normalize(name), callSite: callSite, beganAt: now,
-            cleanup: cleanup, body: body, phase: isStandalone ? .beginning : .none)
+        let record =
+            recorder == nil
+            ? TaskRecord(
+                engine: self, backend: backend, name: Self.normalize(name), callSite: callSite, beganAt: now,
+                cleanup: cleanup, body: body, phase: isStandalone ? .beginning : .none)
+            : RecordedTaskRecord(
+                engine: self, backend: backend, name: Self.normalize(name), callSite: callSite, beganAt: now,
+                cleanup: cleanup, body: body, phase: .none)
         guard !isStandalone else {
             beginOnBackend(record, hooks: hooks)
             return (record, nil)

@@ -9,7 +9,7 @@ class AssertionHolder: TaskListEntry, @unchecked Sendable {  // mutable state on
     let engine: TaskEngine
     let backend: any BackgroundTaskBackend  // the backend its assertion is begun and ended through
     /// Its calls to the backend: only through `state[call: holder]`, under the lock.
-    @exclusivity(unchecked) fileprivate var call = AssertionCall()
+    @exclusivity(unchecked) fileprivate final var call = AssertionCall()
 
     init(
         engine: TaskEngine,
@@ -28,14 +28,14 @@ class AssertionHolder: TaskListEntry, @unchecked Sendable {  // mutable state on
 }
 
 /// One logical task: what every face holds. In per-task mode it holds its own assertion; coalescing, its manager's.
-final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
+class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state only under `engine.lock`
     struct Guarded {
         var cleanup: ExpirationCleanup?  // the user's, until the task finishes
         var status = TaskStatus.running
         var isCoalesced = false  // it uses its manager's shared assertion
     }
-    let body: BodyTask?  // an async `withBackgroundTask` body to cancel on expiry (set once, at the begin)
-    @exclusivity(unchecked) fileprivate var guarded: Guarded  // only through `state[record]`, under the lock
+    final let body: BodyTask?  // an async `withBackgroundTask` body to cancel on expiry (set once, at the begin)
+    @exclusivity(unchecked) fileprivate final var guarded: Guarded  // only through `state[record]`, under the lock
 
     init(
         engine: TaskEngine, backend: any BackgroundTaskBackend, name: String?, callSite: BackgroundTaskCallSite,
@@ -46,6 +46,15 @@ final class TaskRecord: AssertionHolder, @unchecked Sendable {  // mutable state
         super.init(
             engine: engine, backend: backend, number: 0, name: name, callSite: callSite, beganAt: beganAt,
             phase: phase)
+    }
+}
+
+/// A manager's task while its engine has a recorder: the only task record that stores a recorder's marks.
+final class RecordedTaskRecord: TaskRecord, @unchecked Sendable {  // mutable state only under `engine.lock`
+    @exclusivity(unchecked) private var marks = RecorderMarks()
+    override var recorderMarks: RecorderMarks {
+        get { marks }
+        set { marks = newValue }
     }
 }
 
