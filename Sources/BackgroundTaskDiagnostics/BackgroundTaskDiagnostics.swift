@@ -47,7 +47,8 @@ public final class BackgroundTaskDiagnostics: @unchecked Sendable {  // state on
     package let lock: EngineLock
     /// The owner's clock (the simulator's virtual time, or the system's).
     package let clock: BackendClock
-    package let ledger: TaskLedger
+    /// Reached only through ``withLedger(at:_:)`` (under the lock).
+    private let ledger: TaskLedger
     /// A manager's engine, whose list holds the running tasks; `nil`: the list is ``ownTasks``.
     private let engine: TaskEngine?
     /// What events name as their source: a manager's engine, or these diagnostics (one per backend

@@ -94,7 +94,6 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
     public let diagnostics: BackgroundTaskDiagnostics
     private var clock: BackendClock { diagnostics.clock }
     private var lock: EngineLock { diagnostics.lock }
-    private var ledger: TaskLedger { diagnostics.ledger }
     private let resolver = CallerResolver()
     // Unchecked here and on the entries: the diagnostics' lock makes every access exclusive, and the run-time checks
     // cost 374 instructions a traced begin+end (16,634 against 16,260: callgrind, 2026-11-25).
@@ -165,7 +164,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
                 nil
             }
         let identifier = TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(name, wrapped) }
-        let (lateRescue, wake) = withLock(at: nil) { tasks -> (Bool, (CallWaiters, Int)?) in
+        let (lateRescue, wake) = withLock(at: nil) { ledger, tasks -> (Bool, (CallWaiters, Int)?) in
             entry.beginInFlight = false
             let wake = entry.takeCallWaiters().map { ($0, $0.count) }
             guard identifier != .invalid else {
@@ -180,7 +179,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             ledger.noteGranted(entry, announce: !entry.recorderMarks.expiryReported)
             // The system ran the handler before the begin returned it, on this thread or past the wait
             // for this begin: nobody could end it inside the handler.
-            return (entry.recorderMarks.expiryHandlerReturned && takeHeldAfterHandler(entry, in: &tasks), wake)
+            return (entry.recorderMarks.expiryHandlerReturned && takeHeldAfterHandler(entry, ledger, in: &tasks), wake)
         }
         if let (waiters, count) = wake { waiters.wake(count) }
         if lateRescue {
@@ -204,7 +203,8 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
     ) {
         guard TracerThreadFlags.current == 0, identifier != .invalid else { return original(identifier) }
         let raw = identifier.rawValue
-        let (passOn, ending, lastEnded) = withLock(at: clock.now()) { tasks -> (Bool, TracedAssertionEntry?, Bool) in
+        let (passOn, ending, lastEnded) = withLock(at: clock.now()) {
+            ledger, tasks -> (Bool, TracedAssertionEntry?, Bool) in
             ledger.checkStale(in: &tasks)
             if let entry = held.remove(raw) {
                 if !entry.hasHandler { heldWithoutHandler -= 1 }
@@ -228,7 +228,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
         if lastEnded { criticalMoments.report(.lastTaskEnded) }
         TracerThreadFlags.with(TracerThreadFlags.insideInterception) { original(identifier) }
         guard let ending else { return }
-        let wake = withLock(at: nil) { _ -> (CallWaiters, Int)? in
+        let wake = withLock(at: nil) { _, _ -> (CallWaiters, Int)? in
             ending.endInFlight = false
             return ending.takeCallWaiters().map { ($0, $0.count) }
         }
@@ -240,7 +240,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
     /// The traced assertions still held, in begin order, with everything the tracer knows.
     public var heldAssertions: [TracedAssertion] {
         typealias Held = (entry: TracedAssertionEntry, state: TracedAssertion.HandlerState)
-        let (now, held) = withLock(at: clock.now()) { tasks -> (TimeInterval, [Held]) in
+        let (now, held) = withLock(at: clock.now()) { ledger, tasks -> (TimeInterval, [Held]) in
             var held: [Held] = []
             var entry = tasks.head
             while let current = entry {
@@ -266,7 +266,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
     /// The held assertions whose expiration handler has returned (or that have none, after another
     /// handler of the expiry returned): the ones the system terminates the app for.
     public var heldAfterHandlers: [TracedAssertion] {
-        let numbers = withLock(at: nil) { tasks -> Set<UInt64> in
+        let numbers = withLock(at: nil) { ledger, tasks -> Set<UInt64> in
             var numbers: Set<UInt64> = []
             var entry = tasks.head
             while let current = entry {
@@ -295,7 +295,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
     /// chose; the owner's handler runs there, synchronously, every time the wrapper is called, with the
     /// tracer's per-thread flags cleared (its calls are the owner's, and are traced).
     private func runExpirationHandler(_ handler: (@MainActor @Sendable () -> Void)?, of entry: TracedAssertionEntry) {
-        let first = withLock(at: clock.now()) { _ -> Bool in
+        let first = withLock(at: clock.now()) { ledger, _ -> Bool in
             handlersRunning += 1
             entry.handlerCallsRunning += 1
             guard !entry.handlerEntered else { return false }
@@ -307,7 +307,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
         if let handler { TracerThreadFlags.cleared { MainActorContext.callOnAnyThread(handler) } }
         waitForCallsInFlight(of: entry)
         let end = clock.now()
-        let (rescue, critical) = withLock(at: end) { tasks -> (Bool, Bool) in
+        let (rescue, critical) = withLock(at: end) { ledger, tasks -> (Bool, Bool) in
             handlersRunning -= 1
             entry.handlerCallsRunning -= 1
             if handlersRunning == 0 { expiryWaitDeadline = nil }
@@ -321,9 +321,9 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             // Not granted: a refused begin's handler, or one the system ran inside the begin (which
             // checks when it returns). Nothing here says an expiry is over.
             guard entry.handlerCallsRunning == 0, entry.recorderMarks.isGranted else { return (false, false) }
-            let handlerless = handlersRunning == 0 && noteHandlerlessAssertionsHeld(in: tasks)
+            let handlerless = handlersRunning == 0 && noteHandlerlessAssertionsHeld(ledger, in: tasks)
             guard held[entry.rawIdentifier] === entry else { return (false, handlerless) }
-            return (takeHeldAfterHandler(entry, in: &tasks), true)
+            return (takeHeldAfterHandler(entry, ledger, in: &tasks), true)
         }
         if critical { criticalMoments.report(.heldAfterHandlers) }
         if rescue { entry.application.endBypassingTracer(rawIdentifier: entry.rawIdentifier) }
@@ -364,7 +364,9 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
 
     /// Under the lock, for a held assertion whose handler returned: reports it once, and with rescue
     /// takes it out of the held ones; `true` when the caller must end it (after unlocking).
-    private func takeHeldAfterHandler(_ entry: TracedAssertionEntry, in tasks: inout TaskList) -> Bool {
+    private func takeHeldAfterHandler(_ entry: TracedAssertionEntry, _ ledger: TaskLedger, in tasks: inout TaskList)
+        -> Bool
+    {
         if !entry.heldAfterHandlers {
             entry.heldAfterHandlers = true
             ledger.note(.heldAfterHandlers, for: entry)
@@ -381,7 +383,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
     /// Under the lock, once the last running handler of an expiry returned: assertions begun without a
     /// handler are not told of the expiry, and are reported held after handlers now. `true` when one
     /// was.
-    private func noteHandlerlessAssertionsHeld(in tasks: TaskList) -> Bool {
+    private func noteHandlerlessAssertionsHeld(_ ledger: TaskLedger, in tasks: TaskList) -> Bool {
         guard heldWithoutHandler > 0 else { return false }
         var noted = false
         var entry = tasks.head
@@ -399,7 +401,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
     }
 
     /// Runs `body` under the lock with the list of running assertions, at time `now` (when given).
-    private func withLock<Result>(at now: TimeInterval?, _ body: (inout TaskList) -> Result) -> Result {
-        diagnostics.withLedger(at: now) { _, tasks in body(&tasks) }
+    private func withLock<Result>(at now: TimeInterval?, _ body: (TaskLedger, inout TaskList) -> Result) -> Result {
+        diagnostics.withLedger(at: now, body)
     }
 }
