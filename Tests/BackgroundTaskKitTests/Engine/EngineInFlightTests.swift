@@ -1,6 +1,7 @@
 import BackgroundTaskKitTesting
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// Races between the app's threads and the system's expiry, placed exactly where they hurt with a
@@ -55,7 +56,13 @@ struct EngineInFlightTests {
             return { withExtendedLifetime(task) { manager.endAll() } }
         case .safetyNet:
             let box = Locked<SafeBackgroundTask?>(SafeBackgroundTask.begin("Dropped", backend: backend))
-            return { box.withLock { $0 = nil } }  // the last reference goes: the deinit ends it
+            return {
+                // The last reference goes: the deinit ends it, and reports the leak (captured, not printed).
+                let (_, leaks) = LeakCapture.capturing(fileID: "BackgroundTaskKitTests/EngineInFlightTests.swift") {
+                    box.withLock { $0 = nil }
+                }
+                #expect(leaks.map(\.name) == ["Dropped"])
+            }
         }
     }
 

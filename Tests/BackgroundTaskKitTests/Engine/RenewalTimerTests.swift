@@ -1,6 +1,7 @@
 import BackgroundTaskKitTesting
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// The renewal timer of a coalescing manager: found by an independent review of the rebuilt engine;
@@ -91,7 +92,13 @@ struct RenewalTimerTests {
         let first = try manager.beginTask("First")  // A at 0 s; renewal timer due at 20 s
         clock.now = 20.5
         backend.holdBegin(2)  // the renewal's begin stops at the gate
-        let joiner = Thread { _ = try? manager.beginTask("Second") }  // joins A, which is old: renews
+        let dropped = Locked<[BackgroundTaskLeak]>([])
+        let joiner = Thread {  // joins A, which is old: renews; the task is dropped (its leak captured, not printed)
+            let (_, leaks) = LeakCapture.capturing(fileID: "BackgroundTaskKitTests/RenewalTimerTests.swift") {
+                _ = try? manager.beginTask("Second")
+            }
+            dropped.withLock { $0 = leaks }
+        }
         joiner.start()
         await EngineInFlightTests.waitInBackground(for: backend.callEntered)
         let zeroDelay = clock.fireDue(upTo: 50)  // the renewal timer, and whatever it re-arms
@@ -99,6 +106,8 @@ struct RenewalTimerTests {
         #expect(zeroDelay <= 1, "the renewal timer re-armed itself at zero delay \(zeroDelay) times")
         while backend.begins < 2 || backend.ends[1] == nil { try await Task.sleep(nanoseconds: 1_000_000) }
         first.end()
+        while !joiner.isFinished { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(dropped.value.map(\.name) == ["Second"])
     }
 }
 

@@ -1,6 +1,7 @@
 import BackgroundTaskDiagnostics
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Where the safety net's leaks go, and removing observers.
@@ -11,6 +12,7 @@ struct LeakReportingTests {
     /// previous handler.
     private func collectingLeaks(named name: String, _ body: () -> Void) -> [BackgroundTaskLeak] {
         let collected = Locked<[BackgroundTaskLeak]>([])
+        LeakCapture.install()  // first: its handler must not replace this test's
         let previous = BackgroundTaskLeakReporting.handler
         BackgroundTaskLeakReporting.handler = { leak in
             if leak.name == name { collected.withLock { $0.append(leak) } } else { previous(leak) }
@@ -88,6 +90,7 @@ struct LeakReportingTests {
     @Test func aMillionReadsAndReportsLeaveTheHandlerCalledAsDeepAsAtFirst() throws {
         let depths = Locked<[Int]>([])
         let reports = Locked(0)
+        LeakCapture.install()  // first: its handler must not replace this test's
         let previous = BackgroundTaskLeakReporting.handler
         BackgroundTaskLeakReporting.handler = { leak in
             switch leak.name {
