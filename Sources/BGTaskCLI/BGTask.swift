@@ -1,5 +1,9 @@
 /// The `bgtask` command line: parses the arguments and runs a subcommand.
 public enum BGTask {
+    /// The package release this `bgtask` belongs to, printed by `bgtask --version` (a test checks it against the
+    /// latest release in `CHANGELOG.md`).
+    public static let version = "2.0.0"
+
     /// The usage text printed by `bgtask --help` and after a usage error.
     public static let usage = """
         USAGE: bgtask <command> [options]
@@ -18,6 +22,7 @@ public enum BGTask {
         \(reportOptions)
         OTHER:
           -h, --help            Show this text; `bgtask <command> --help` shows that command's.
+          --version             Print the release this bgtask belongs to.
 
         """
 
@@ -111,6 +116,8 @@ public enum BGTask {
         switch command {
         case "-h", "--help", "help":
             return .success(usage)
+        case "--version", "version":
+            return .success("bgtask \(version) (BackgroundTaskKit)\n")
         case "simulate":
             let options = Array(arguments.dropFirst())
             if options.contains(where: isHelp) { return .success(simulateUsage) }

@@ -4,6 +4,25 @@ import Testing
 
 @MainActor
 struct BGTaskCLITests {
+    // MARK: - version
+
+    @Test func versionPrintsTheLatestReleaseInTheChangelog() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        // The first released heading, `## [x.y.z] - date` (not `## [Unreleased]`).
+        let released = try #require(
+            changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") })
+        let latest = released.dropFirst(4).prefix { $0 != "]" }
+        #expect(BGTask.version == String(latest))
+        for argument in ["--version", "version"] {
+            let result = await BGTask.run([argument])
+            #expect(result.exitStatus == 0)
+            #expect(result.standardOutput == "bgtask \(latest) (BackgroundTaskKit)\n")
+            #expect(result.standardError.isEmpty)
+        }
+    }
+
     // MARK: - simulate
 
     @Test func simulateJSONHasExactlyTheDocumentedKeysAndTheExpectedOutcomes() async throws {
