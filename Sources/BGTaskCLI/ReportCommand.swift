@@ -35,8 +35,29 @@ struct ReportCommand {
         return .success(command)
     }
 
+    /// What keeps `path` from being read as a saved file, in words a user can act on; `nil` when it is a regular
+    /// file this process may read.
+    static func unreadableFileProblem(_ path: String) -> String? {
+        let files = FileManager.default
+        guard let attributes = try? files.attributesOfItem(atPath: path) else {
+            return "cannot read \(path): no such file"
+        }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeDirectory?:
+            return "\(path) is a directory: give the file a report or snapshot was saved to"
+        case .typeRegular?, .typeSymbolicLink?:
+            return files.isReadableFile(atPath: path) ? nil : "cannot read \(path): permission denied"
+        default:
+            return
+                "\(path) is not a regular file (a pipe, socket or device): to read from a pipe, use `bgtask report -`"
+        }
+    }
+
     func run() -> CommandResult {
         guard let path else { return .usageError("missing FILE", command: "report") }
+        if path != "-", let problem = Self.unreadableFileProblem(path) {
+            return CommandResult(exitStatus: 2, standardError: "error: \(problem)\n")
+        }
         let data: Data
         do {
             data =

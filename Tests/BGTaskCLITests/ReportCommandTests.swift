@@ -95,6 +95,27 @@ struct ReportCommandTests {
                 "4100     42     backgroundTaskTimeout  Namespace RUNNINGBOARD, Code 0x2182bad2"))
     }
 
+    @Test func aDirectoryOrAPipeIsNamedForWhatItIs() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let onDirectory = await BGTask.run(["report", directory.path])
+        #expect(onDirectory.exitStatus == 2)
+        #expect(
+            onDirectory.standardError
+                == "error: \(directory.path) is a directory: give the file a report or snapshot was saved to\n")
+
+        let fifo = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let onFIFO = await BGTask.run(["report", fifo])
+        #expect(onFIFO.exitStatus == 2)
+        #expect(onFIFO.standardError.contains("is not a regular file (a pipe, socket or device)"))
+        #expect(onFIFO.standardError.contains("bgtask report -"))
+
+        let missing = await BGTask.run(["report", directory.appendingPathComponent("nothing.json").path])
+        #expect(missing.standardError.hasSuffix("no such file\n"))
+    }
+
     @Test func aFileItCannotReadIsAnErrorWithStatus2() async throws {
         let missing = await BGTask.run(["report", "/nonexistent/report.json"])
         #expect(missing.exitStatus == 2)
