@@ -33,10 +33,13 @@ struct SimulateCommand {
                     }
                     command.format = format
                 case "--scenario", "--explain":
-                    guard ScenarioCatalog.scenario(withID: value) != nil else {
+                    // Case-insensitive, as `audit --explain` is: the catalog's own spelling is used from here on.
+                    guard let id = ScenarioCatalog.all.first(where: { $0.id.lowercased() == value.lowercased() })?.id
+                    else {
                         let known = ScenarioCatalog.all.map(\.id).joined(separator: ", ")
                         return .failure(UsageError(message: "unknown scenario '\(value)' (known: \(known))"))
                     }
+                    let value = id
                     if argument == "--explain" {
                         guard command.explainID == nil else {
                             return .failure(UsageError(message: "--explain takes one scenario"))
@@ -84,8 +87,7 @@ struct SimulateCommand {
         }
         let results = await ScenarioRunner.runAll(scenarios)
         if results.isEmpty {
-            return .usageError(
-                "no scenario has a variant named \(variantNames.joined(separator: ", "))", command: "simulate")
+            return .usageError(noVariantMessage, command: "simulate")
         }
         switch format {
         case .table:
@@ -93,6 +95,25 @@ struct SimulateCommand {
         case .json:
             return Self.json(results)
         }
+    }
+
+    /// Why `--variant` selected nothing: which of the chosen scenarios lack it, and which scenarios have it.
+    private var noVariantMessage: String {
+        let names = variantNames.joined(separator: ", ")
+        let owners = ScenarioCatalog.all.filter { scenario in
+            scenario.variants.contains { variantNames.contains($0.name) }
+        }
+        guard !scenarioIDs.isEmpty else { return "no scenario has a variant named \(names)" }
+        let chosen = ScenarioCatalog.all.filter { scenarioIDs.contains($0.id) }
+        let theirs =
+            chosen.count == 1
+            ? [chosen[0].variants.map(\.name).joined(separator: ", ")]
+            : chosen.map { "\($0.id): \($0.variants.map(\.name).joined(separator: ", "))" }
+        let elsewhere =
+            owners.isEmpty
+            ? "no scenario has it" : "it belongs to \(owners.map(\.id).joined(separator: ", "))"
+        return "scenario \(scenarioIDs.joined(separator: ", ")) has no variant named \(names) (its variants: "
+            + theirs.joined(separator: "; ") + "); \(elsewhere)"
     }
 
     @MainActor
@@ -125,7 +146,7 @@ struct SimulateCommand {
 
     private static func json(_ value: some Encodable) -> CommandResult {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else {
             return CommandResult(exitStatus: 1, standardError: "error: could not encode the results as JSON\n")
         }

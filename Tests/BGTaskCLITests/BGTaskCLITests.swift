@@ -4,6 +4,29 @@ import Testing
 
 @MainActor
 struct BGTaskCLITests {
+    // MARK: - simulate's rough edges (issue 22)
+
+    @Test func aVariantOfAnotherScenarioIsNamedWhereItBelongs() async {
+        let result = await BGTask.run(["simulate", "--scenario", "early-return", "--variant", "traced"])
+        #expect(result.exitStatus == 2)
+        #expect(
+            result.standardError.contains("scenario early-return has no variant named traced (its variants: naive,"))
+        #expect(result.standardError.contains("it belongs to third-party-sdk"))
+    }
+
+    @Test func scenarioNamesAreCaseInsensitiveAsInAudit() async {
+        let result = await BGTask.run(["simulate", "--scenario", "Early-Return", "--list"])
+        #expect(result.exitStatus == 0)
+        #expect(result.standardOutput.hasPrefix("early-return [naive,"))
+    }
+
+    @Test func explainJSONDoesNotEscapeSlashes() async {
+        let result = await BGTask.run(["simulate", "--explain", "early-return", "--format", "json"])
+        #expect(result.exitStatus == 0)
+        #expect(result.standardOutput.contains("/"))
+        #expect(!result.standardOutput.contains("\\/"))
+    }
+
     // MARK: - version
 
     @Test func versionPrintsTheLatestReleaseInTheChangelog() async throws {
