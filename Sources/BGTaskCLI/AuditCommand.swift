@@ -122,6 +122,13 @@ struct AuditCommand {
         } catch {
             return CommandResult(exitStatus: 2, standardError: "error: \(error.description)\n")
         }
+        if report.filesScanned == 0, report.skipped.isEmpty {
+            // Nothing at all to audit is almost always a mistyped path in CI, where an empty run would pass any gate.
+            return CommandResult(
+                exitStatus: 2,
+                standardError: "error: no Swift or Objective-C sources under \(paths.joined(separator: ", ")): "
+                    + "check the path (an audit of nothing would pass)\n")
+        }
         if let writeBaselinePath {
             return writeBaseline(report, to: writeBaselinePath)
         }

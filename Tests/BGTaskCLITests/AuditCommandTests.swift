@@ -185,6 +185,17 @@ struct AuditCommandTests {
         #expect(result.standardError.contains("Run 'bgtask audit --help' for usage."))
     }
 
+    @Test func anAuditOfNothingFailsInsteadOfPassing() async throws {
+        try await withFolder(["README.md": "no sources here\n"]) { folder in
+            let result = await BGTask.run(["audit", folder])
+            #expect(result.exitStatus == 2)
+            #expect(result.standardError.contains("error: no Swift or Objective-C sources under \(folder)"))
+        }
+        try await withFolder(["Upload.swift": Self.correct]) { folder in
+            #expect(await BGTask.run(["audit", folder]).exitStatus == 0)
+        }
+    }
+
     @Test func sarifFormatWritesASARIFLogAndKeepsTheExitStatus() async throws {
         try await withFolder(["Upload.swift": Self.raw]) { folder in
             let result = await BGTask.run(["audit", "--format", "sarif", folder])
