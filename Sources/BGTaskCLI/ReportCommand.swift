@@ -109,12 +109,17 @@ enum SavedDocument {
         }
     }
 
-    /// The call sites of a report that leaked or misbehaved, worst first.
+    /// The age at which a task still running counts as held too long: iOS's own warning comes at 30 s.
+    static let heldTooLongAge: TimeInterval = 30
+
+    /// The call sites of a report that leaked or misbehaved, worst first. A task still running counts only once it is
+    /// `heldTooLongAge` old (a report saved without ages counts it): a young running task is just working.
     static func leaking(_ report: BackgroundTaskReport) -> [CallSiteStatistics] {
         report.callSites
             .filter {
-                $0.outstanding + $0.expired + $0.endedBySafetyNet + $0.heldAfterHandlers + $0.doubleEnds
-                    + $0.endedAfterRescue > 0
+                let heldTooLong = $0.outstanding > 0 && ($0.oldestOutstandingAge ?? .infinity) >= heldTooLongAge
+                return heldTooLong
+                    || $0.expired + $0.endedBySafetyNet + $0.heldAfterHandlers + $0.doubleEnds + $0.endedAfterRescue > 0
             }
             .sorted {
                 ($0.heldAfterHandlers, $0.outstanding, $0.endedBySafetyNet, $0.expired)

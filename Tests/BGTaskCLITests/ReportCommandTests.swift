@@ -21,6 +21,23 @@ private let appSite = BackgroundTaskCallSite(fileID: "App/Uploader.swift", line:
 
 @MainActor
 struct ReportCommandTests {
+    @Test func aYoungRunningTaskIsNotCountedAsLeakingButOneHeldPastThirtySecondsIs() async throws {
+        for (age, leaking) in [(12.0, false), (45.0, true)] {
+            var running = CallSiteStatistics(callSite: appSite, firstBeganAt: 0)
+            running.begun = 1
+            running.outstanding = 1
+            running.oldestOutstandingAge = age
+            let report = BackgroundTaskReport(
+                generatedAt: age, outstandingHighWaterMark: 1, callSites: [running], outstandingTasks: [])
+            let path = try temporaryFile(try encoded(report))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let result = await BGTask.run(["report", path])
+            #expect(result.exitStatus == 0)
+            #expect(result.standardOutput.contains("1 call sites, \(leaking ? 1 : 0) leaking or misbehaving"))
+            #expect(result.standardOutput.contains("No call site leaked.") != leaking)
+        }
+    }
+
     @Test func aReportPrintsOnlyTheLeakingCallSitesWorstFirst() async throws {
         var leaky = CallSiteStatistics(callSite: leakyCaller, firstBeganAt: 0)
         leaky.begun = 3
