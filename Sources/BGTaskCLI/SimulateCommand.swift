@@ -127,7 +127,9 @@ struct SimulateCommand {
                     "; run 'bgtask simulate --scenario \(id)' for its variants ("
                         + scenario.variants.map(\.name).joined(separator: ", ") + ")"
                 } ?? ""
-            return .usageError("scenario '\(id)' has no naive flow to explain\(hint)", command: "simulate")
+            return .usageError(
+                "scenario '\(id)' cannot be explained: its leak is in code the app cannot change (an SDK's raw "
+                    + "calls), where --explain diagnoses the app's own naive flow\(hint)", command: "simulate")
         }
         switch format {
         case .table:
