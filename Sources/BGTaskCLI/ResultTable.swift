@@ -28,7 +28,10 @@ enum ResultTable {
         let terminated = results.filter { $0.outcome == .terminated }.count
         let warned = results.filter { $0.outcome == .warned }.count
         let clean = results.count - terminated - warned
-        let summary = "\(results.count) runs: \(terminated) terminated, \(warned) warned, \(clean) clean"
-        return (lines + ["", summary, ""] + legend).joined(separator: "\n") + "\n"
+        let runs = results.count == 1 ? "1 run" : "\(results.count) runs"
+        let summary = "\(runs): \(terminated) terminated, \(warned) warned, \(clean) clean"
+        // The legend explains a catalog; under a single run it would outweigh the table.
+        let footer = results.count > 1 ? legend : [legend[legend.count - 1]]
+        return (lines + ["", summary, ""] + footer).joined(separator: "\n") + "\n"
     }
 }

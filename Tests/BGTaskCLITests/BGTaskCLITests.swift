@@ -14,6 +14,17 @@ struct BGTaskCLITests {
         #expect(result.standardError.contains("it belongs to third-party-sdk"))
     }
 
+    @Test func aOneRowRunIsNotBuriedUnderTheLegend() async {
+        let one = await BGTask.run(["simulate", "--scenario", "early-return", "--variant", "naive"])
+        #expect(one.exitStatus == 0)
+        #expect(one.standardOutput.split(separator: "\n").count == 4)  // header, row, summary, one pointer
+        #expect(!one.standardOutput.contains("OUTCOME: terminated"))
+        let two = await BGTask.run([
+            "simulate", "--scenario", "early-return", "--variant", "naive", "--variant", "safe",
+        ])
+        #expect(two.standardOutput.contains("OUTCOME: terminated"))
+    }
+
     @Test func scenarioNamesAreCaseInsensitiveAsInAudit() async {
         let result = await BGTask.run(["simulate", "--scenario", "Early-Return", "--list"])
         #expect(result.exitStatus == 0)
