@@ -12,7 +12,7 @@ public enum BGTask {
           simulate    Run the catalog of background-task bug patterns on the iOS-policy simulator
                       and print how each variant ends.
           audit       Scan Swift and Objective-C sources (PATH...) for risky raw background-task
-                      calls: bgtask audit PATH... (rules BT001-BT010, see Documentation/Audit.md).
+                      calls: bgtask audit PATH... (rules BT001-BT010: bgtask audit --explain BT00n).
           report      Print a saved diagnostics report, flight-recorder snapshot, list of probable
                       terminations or MetricKit payload (FILE, JSON) as a table of the leaking
                       call sites and callers.
@@ -42,7 +42,7 @@ public enum BGTask {
                bgtask audit --explain BTnnn
 
         Scans Swift and Objective-C sources for risky raw background-task calls and for this
-        package's tasks thrown away at once (rules BT001-BT010, see Documentation/Audit.md).
+        package's tasks thrown away at once (rules BT001-BT010: bgtask audit --explain BT00n).
 
         \(auditOptions)
         """

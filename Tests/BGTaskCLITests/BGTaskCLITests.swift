@@ -25,6 +25,14 @@ struct BGTaskCLITests {
         #expect(two.standardOutput.contains("OUTCOME: terminated"))
     }
 
+    @Test func helpPointsAtCommandsNotAtFilesAnInstalledBinaryLacks() async {
+        for arguments in [["--help"], ["audit", "--help"], ["simulate", "--help"], ["report", "--help"]] {
+            let help = await BGTask.run(arguments).standardOutput
+            #expect(!help.contains("Documentation/"), "\(arguments)")
+        }
+        #expect(await BGTask.run(["--help"]).standardOutput.contains("bgtask audit --explain BT00n"))
+    }
+
     @Test func scenarioNamesAreCaseInsensitiveAsInAudit() async {
         let result = await BGTask.run(["simulate", "--scenario", "Early-Return", "--list"])
         #expect(result.exitStatus == 0)
