@@ -4,9 +4,10 @@ import PackagePlugin
 /// A build-tool plugin: every build of the target shows `bgtask audit`'s findings as diagnostics.
 ///
 /// Apply it to a target, and the findings in that target's Swift and Objective-C sources appear in the
-/// build output as `path:line:column: warning: [BTnnn] …` (or `error:` / `note:`, the rule's
-/// severity), which Xcode and most editors list at the line. The audit runs with `--fail-on never`:
-/// findings never fail the build; only an audit that cannot run (an unreadable source file) does.
+/// build output as `path:line:column: warning: [BTnnn] …` (an error-severity rule says `(error)` after its
+/// id; notes stay notes), which Xcode and most editors list at the line. The audit runs with `--fail-on
+/// never --as-warnings`: findings never fail the build; only an audit that cannot run (an unreadable
+/// source file) does.
 ///
 /// ```swift
 /// .target(
@@ -63,7 +64,7 @@ struct AuditBackgroundTasksBuildTool: BuildToolPlugin {
             .buildCommand(
                 displayName: "Auditing background tasks in \(targetName)",
                 executable: tool,
-                arguments: ["audit", "--fail-on", "never", "--"] + audited.map(\.path),
+                arguments: ["audit", "--fail-on", "never", "--as-warnings", "--"] + audited.map(\.path),
                 inputFiles: audited,
                 outputFiles: outputs
             )

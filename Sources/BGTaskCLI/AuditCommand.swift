@@ -35,6 +35,9 @@ struct AuditCommand {
     var baselinePath: String?
     /// `--write-baseline FILE`: write today's findings to this file instead of reporting them.
     var writeBaselinePath: String?
+    /// `--as-warnings`: text findings are printed as warnings (the rule's severity in the message), so a build that
+    /// shows them never counts them as errors (the build-tool plugin).
+    var asWarnings = false
 
     static func parse(_ arguments: [String]) -> Result<AuditCommand, UsageError> {
         var command = AuditCommand()
@@ -76,6 +79,8 @@ struct AuditCommand {
                     }
                     command.maximumFileSize = bytes
                 }
+            case "--as-warnings":
+                command.asWarnings = true
             case "--":
                 command.paths += remaining
                 remaining = []
@@ -137,7 +142,7 @@ struct AuditCommand {
         }
         let output =
             switch format {
-            case .text: report.text
+            case .text: asWarnings ? Self.asWarnings(report.text) : report.text
             case .json: report.json()
             case .sarif: report.sarif()
             }
@@ -189,5 +194,16 @@ struct AuditCommand {
     /// A path as a comparable absolute path, without `.` or `..` parts or a trailing slash.
     private static func standardized(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// `path:line:column: error: [BTnnn] message` becomes `path:line:column: warning: [BTnnn] (error) message`.
+    static func asWarnings(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard let range = line.range(of: ": error: [") else { return String(line) }
+            let rest = line[range.upperBound...]
+            guard let close = rest.firstIndex(of: "]") else { return String(line) }
+            return line[..<range.lowerBound] + ": warning: [" + rest[...close] + " (error)"
+                + rest[rest.index(after: close)...]
+        }.joined(separator: "\n")
     }
 }

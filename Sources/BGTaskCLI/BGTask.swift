@@ -88,6 +88,9 @@ public enum BGTask {
                                 SARIF 2.1.0 log for code-scanning services).
           --fail-on SEVERITY    Exit with status 1 when a finding is at or above SEVERITY:
                                 note, warning (default), error, or never.
+          --as-warnings         Print error findings as warnings, the rule's severity in the
+                                message (what the build-tool plugin does: a build lists them
+                                and never counts them as errors).
           --allow GLOB          A wrapper path where raw begin calls are expected (repeatable;
                                 `*`, `**`, `?`, `[abc]`); BT001 is not reported there.
           --max-file-size N     Skip files larger than N bytes (default: 8388608).

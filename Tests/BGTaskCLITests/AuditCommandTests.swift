@@ -185,6 +185,21 @@ struct AuditCommandTests {
         #expect(result.standardError.contains("Run 'bgtask audit --help' for usage."))
     }
 
+    @Test func asWarningsPrintsErrorFindingsAsWarningsWithTheirSeverity() async throws {
+        try await withFolder(["Upload.swift": Self.raw]) { folder in
+            let plain = await BGTask.run(["audit", "--fail-on", "never", folder])
+            #expect(plain.standardOutput.contains(": error: [BT"))
+            let warned = await BGTask.run(["audit", "--fail-on", "never", "--as-warnings", folder])
+            #expect(warned.exitStatus == 0)
+            #expect(!warned.standardOutput.contains(": error: "))
+            #expect(warned.standardOutput.contains(": warning: [BT00"))
+            #expect(warned.standardOutput.contains("] (error) "))
+            let errorLines = plain.standardOutput.split(separator: "\n").filter { $0.contains(": error: [") }
+            let markedLines = warned.standardOutput.split(separator: "\n").filter { $0.contains("] (error) ") }
+            #expect(errorLines.count == markedLines.count)
+        }
+    }
+
     @Test func anAuditOfNothingFailsInsteadOfPassing() async throws {
         try await withFolder(["README.md": "no sources here\n"]) { folder in
             let result = await BGTask.run(["audit", folder])
