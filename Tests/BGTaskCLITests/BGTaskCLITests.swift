@@ -46,6 +46,40 @@ struct BGTaskCLITests {
         #expect(!result.standardOutput.contains("\\/"))
     }
 
+    // MARK: - the README's gate
+
+    @Test func theReadmesAuditGateKeepsTheDefaultThatCatchesTheClassicLeak() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let gates = readme.split(separator: "\n").filter { $0.contains("bgtask audit ") && !$0.contains("--explain") }
+        #expect(!gates.isEmpty)
+        for gate in gates {
+            #expect(!gate.contains("--fail-on error"), "\(gate)")
+        }
+        // The classic leak is a warning: the default gate fails on it, `--fail-on error` would not.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A handler that ends the task, and an early return that does not: the classic leak.
+        let leak = """
+            func upload() {
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+                if failed { return }
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            }
+
+            """
+        try Data(leak.utf8).write(to: folder.appendingPathComponent("Upload.swift"))
+        #expect(await BGTask.run(["audit", folder.path]).exitStatus == 1)
+        #expect(await BGTask.run(["audit", "--fail-on", "error", folder.path]).exitStatus == 0)
+    }
+
     // MARK: - version
 
     @Test func versionPrintsTheLatestReleaseInTheChangelog() async throws {
