@@ -119,10 +119,17 @@ public final class BackgroundTaskDiagnostics: @unchecked Sendable {  // state on
         withLedger(at: clock.now()) { ledger, tasks in ledger.checkStale(in: &tasks) }
     }
 
-    /// Waits until every observer has received the events so far (for tests).
+    /// Waits until every observer has received the events so far (for tests). Called on the main actor, it also
+    /// delivers what main-actor observers (``MainActorBackgroundTaskObserver``) have pending, at once: a synchronous
+    /// test holds the main actor, so their usual delivery could not come before the test looks.
     public func waitForObservers() {
-        for registration in lock.withLock({ ledger.observers }) {
+        let registrations = lock.withLock { ledger.observers }
+        for registration in registrations {
             registration.waitUntilDelivered()
+        }
+        guard MainActorContext.isCurrent else { return }
+        MainActor.assumeIsolated {
+            for case let adapter as MainActorObserverAdapter in registrations.map(\.observer) { adapter.deliver() }
         }
     }
 

@@ -24,15 +24,49 @@ public protocol MainActorBackgroundTaskObserver: AnyObject, Sendable {
     func backgroundTaskEventOccurred(_ event: BackgroundTaskEvent)
 }
 
-/// Delivers a main-actor observer's events: from its own serial delivery queue onto the main queue,
-/// which keeps them in order.
-struct MainActorObserverAdapter: BackgroundTaskObserver {
+/// Delivers a main-actor observer's events in order: buffered as they come from the registration's queue, delivered
+/// by one block on the main queue; or at once by a `waitForObservers()` made on the main actor, which a synchronous
+/// test holds, so that its block could not run before the test looks.
+final class MainActorObserverAdapter: BackgroundTaskObserver, @unchecked Sendable {  // state in `pending` (locked)
+    private struct Pending {
+        var events: [BackgroundTaskEvent] = []
+        var scheduled = false
+    }
+
     let observer: any MainActorBackgroundTaskObserver
+    private let pending = Locked(Pending())
+    /// A delivery is running (on the main actor): a nested one, from an observer that waits, leaves it the events.
+    @MainActor private var delivering = false
+
+    init(observer: any MainActorBackgroundTaskObserver) {
+        self.observer = observer
+    }
 
     func backgroundTaskEventOccurred(_ event: BackgroundTaskEvent) {
-        let observer = observer
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated { observer.backgroundTaskEventOccurred(event) }
+        let schedule = pending.withLock { pending -> Bool in
+            pending.events.append(event)
+            defer { pending.scheduled = true }
+            return !pending.scheduled
+        }
+        if schedule {
+            DispatchQueue.main.async { MainActor.assumeIsolated { self.deliver() } }
+        }
+    }
+
+    /// Delivers every buffered event, in order.
+    @MainActor func deliver() {
+        guard !delivering else { return }
+        delivering = true
+        defer { delivering = false }
+        while true {
+            let batch = pending.withLock { pending -> [BackgroundTaskEvent] in
+                let batch = pending.events
+                pending.events = []
+                if batch.isEmpty { pending.scheduled = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            for event in batch { observer.backgroundTaskEventOccurred(event) }
         }
     }
 }
