@@ -35,7 +35,7 @@ public final class QueueUploader {
     public func start(_ id: Int, backend: (any BackgroundTaskBackend)? = nil) {
         let transport = transport  // Sendable: the cleanup may use it from the main actor
         task = SafeBackgroundTask.begin("Upload \(id)", backend: backend) { transport.cancel(id) }
-        queue.async { /* … upload … */  }
+        queue.async {}  // … the upload itself, on the uploader's queue …
     }
 
     /// The upload finished: ends its task.
