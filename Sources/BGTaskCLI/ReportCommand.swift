@@ -39,14 +39,16 @@ struct ReportCommand {
     /// file this process may read.
     static func unreadableFileProblem(_ path: String) -> String? {
         let files = FileManager.default
-        guard let attributes = try? files.attributesOfItem(atPath: path) else {
+        // What a link points to is what gets read.
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let attributes = try? files.attributesOfItem(atPath: target) else {
             return "cannot read \(path): no such file"
         }
         switch attributes[.type] as? FileAttributeType {
         case .typeDirectory?:
             return "\(path) is a directory: give the file a report or snapshot was saved to"
-        case .typeRegular?, .typeSymbolicLink?:
-            return files.isReadableFile(atPath: path) ? nil : "cannot read \(path): permission denied"
+        case .typeRegular?:
+            return files.isReadableFile(atPath: target) ? nil : "cannot read \(path): permission denied"
         default:
             return
                 "\(path) is not a regular file (a pipe, socket or device): to read from a pipe, use `bgtask report -`"

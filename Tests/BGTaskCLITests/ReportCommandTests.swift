@@ -122,6 +122,10 @@ struct ReportCommandTests {
             onDirectory.standardError
                 == "error: \(directory.path) is a directory: give the file a report or snapshot was saved to\n")
 
+        let link = directory.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.path)
+        #expect(await BGTask.run(["report", link]).standardError.contains("\(link) is a directory"))
+
         let fifo = directory.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let onFIFO = await BGTask.run(["report", fifo])

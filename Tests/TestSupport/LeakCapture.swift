@@ -42,35 +42,34 @@ package enum LeakCapture {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> (result: Result, leaks: [BackgroundTaskLeak]) {
-        install()
-        routes.withLock { $0.counts[fileID, default: 0] += 1 }
-        do {
-            let result = try await body()
-            return (result, finish(fileID))
-        } catch {
-            _ = finish(fileID)
-            throw error
-        }
+        start(fileID)
+        defer { stop(fileID) }
+        return (try await body(), captured(fileID))
     }
 
-    /// Synchronous ``capturing(fileID:_:)``.
+    /// Synchronous ``capturing(fileID:isolation:_:)``.
     package static func capturing<Result>(
         fileID: String,
         _ body: () throws -> Result
     ) rethrows -> (result: Result, leaks: [BackgroundTaskLeak]) {
-        install()
-        routes.withLock { $0.counts[fileID, default: 0] += 1 }
-        defer { _ = finish(fileID) }
-        let result = try body()
-        return (result, routes.withLock { $0.leaks[fileID] ?? [] })
+        start(fileID)
+        defer { stop(fileID) }
+        return (try body(), captured(fileID))
     }
 
-    private static func finish(_ fileID: String) -> [BackgroundTaskLeak] {
+    private static func start(_ fileID: String) {
+        install()
+        routes.withLock { $0.counts[fileID, default: 0] += 1 }
+    }
+
+    private static func captured(_ fileID: String) -> [BackgroundTaskLeak] {
+        routes.withLock { $0.leaks[fileID] ?? [] }
+    }
+
+    private static func stop(_ fileID: String) {
         routes.withLock { routes in
-            let leaks = routes.leaks[fileID] ?? []
             routes.counts[fileID, default: 1] -= 1
             if routes.counts[fileID] == 0 { routes.leaks[fileID] = nil }
-            return leaks
         }
     }
 }
