@@ -23,10 +23,7 @@ public func withProcessWideBackgroundTaskBackend<Result>(
     line: Int = #line,
     operation: () throws -> Result
 ) throws -> Result {
-    let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: "withProcessWideBackgroundTaskBackend")
-    if let installed = OverrideScopes.shared.installProcessWide(backend, at: callSite) {
-        throw ProcessWideBackendConflict(installedAt: installed, attemptedAt: callSite)
-    }
+    try OverrideScopes.shared.installProcessWide(backend, fileID: fileID, line: line)
     defer { OverrideScopes.shared.uninstallProcessWide() }
     return try operation()
 }
@@ -47,10 +44,7 @@ public func withProcessWideBackgroundTaskBackend<Result>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> Result
 ) async throws -> Result {
-    let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: "withProcessWideBackgroundTaskBackend")
-    if let installed = OverrideScopes.shared.installProcessWide(backend, at: callSite) {
-        throw ProcessWideBackendConflict(installedAt: installed, attemptedAt: callSite)
-    }
+    try OverrideScopes.shared.installProcessWide(backend, fileID: fileID, line: line)
     defer { OverrideScopes.shared.uninstallProcessWide() }
     return try await operation()
 }
