@@ -49,6 +49,12 @@ extension BackgroundTaskSimulator {
     ///
     /// Called from inside an expiration handler, it is the same as ``spend(_:)-(TimeInterval)``.
     ///
+    /// Its cost grows with what happens, not with the duration: a huge duration in which nothing is due
+    /// returns at once. App timers are played one by one, so one advance plays at most
+    /// ``maximumTimerFiringsPerAdvance`` of them (a manager holding a task in the foreground hands its
+    /// shared assertion over every 20 s: 100,000 firings are about 23 days); then it stops at that time and
+    /// records ``SimulatorMisuse/timerFiringLimitReached(limit:)``.
+    ///
     /// - Parameter duration: Seconds to move; a negative, infinite or NaN value records a
     ///   ``SimulatorMisuse/invalidDuration`` and does nothing.
     @MainActor public func advance(by duration: TimeInterval) {
@@ -62,6 +68,7 @@ extension BackgroundTaskSimulator {
         let target = state.withLock { $0.now + duration }
         var heldLandedThrough: Int?
         var releasedLandedThrough: Int?
+        var firings = 0
         while true {
             settleOffMainHandlers()  // no time passes while a handler runs on another thread
             settleAppThreads()
@@ -94,9 +101,17 @@ extension BackgroundTaskSimulator {
             case .fire(let work):
                 work()
                 settleOffMainHandlers()
+                firings += 1
+                if firings >= Self.maximumTimerFiringsPerAdvance {
+                    state.withLock { $0.record(.misuse(.timerFiringLimitReached(limit: firings))) }
+                    return
+                }
             }
         }
     }
+
+    /// The most app timers one ``advance(by:)-(TimeInterval)`` fires: 100,000 (about half a second here).
+    public static let maximumTimerFiringsPerAdvance = 100_000
 
     /// Spends virtual time inside an expiration handler, to model slow cleanup.
     ///

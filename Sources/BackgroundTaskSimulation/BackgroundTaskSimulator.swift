@@ -213,7 +213,7 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// Records a manager task the safety net ended while it shared the manager's assertion.
     package func sharedTaskEndedBySafetyNet(named name: String?, callSite: BackgroundTaskCallSite) {
         state.withLock { state in
-            state.safetyNetEnds.append(SafetyNetEnd(name: name, callSite: callSite, time: state.now, identifier: nil))
+            state.noteSafetyNetEnd(SafetyNetEnd(name: name, callSite: callSite, time: state.now, identifier: nil))
         }
     }
 

@@ -58,6 +58,10 @@ public enum SimulatorMisuse: Equatable, Sendable {
     /// call site used the platform's backend instead: the task-local default did not reach its
     /// queue, thread or detached task. Use `withProcessWideBackgroundTaskBackend`, or pass the backend.
     case defaultBackendNotReached(BackgroundTaskCallSite)
+    /// `advance(by:)` stopped before its target, at the time of this event, because app timers had fired `limit`
+    /// times in it: periodic work (such as a manager's handover of its shared assertion every 20 s, for as long as a
+    /// task runs) would make a huge duration take hours. Advance by less, or end the tasks first.
+    case timerFiringLimitReached(limit: Int)
 }
 
 /// An event with the virtual time at which it happened.
@@ -123,6 +127,9 @@ extension SimulatorMisuse: CustomStringConvertible {
             "a task begun at \(callSite) used the platform's backend, not this simulator: a task-local "
                 + "withBackgroundTaskBackend does not reach DispatchQueue work, other threads or Task.detached "
                 + "(use withProcessWideBackgroundTaskBackend, or pass the backend)"
+        case .timerFiringLimitReached(let limit):
+            "advance(by:) stopped here, short of its target: app timers fired \(limit) times in it (a manager hands "
+                + "its shared assertion over every 20 s while a task runs); advance by less, or end the tasks first"
         }
     }
 }

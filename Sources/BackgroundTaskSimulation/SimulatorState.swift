@@ -149,13 +149,24 @@ struct SimulatorState {
         if let task = outstanding.removeValue(forKey: identifier.rawValue) {
             history[identifier.rawValue]?.ending = bySafetyNet ? .endedBySafetyNet(at: now) : .ended(at: now)
             if bySafetyNet, let callSite = task.callSite {
-                safetyNetEnds.append(
-                    SafetyNetEnd(name: task.name, callSite: callSite, time: now, identifier: identifier))
+                noteSafetyNetEnd(SafetyNetEnd(name: task.name, callSite: callSite, time: now, identifier: identifier))
             }
             record(.ended(identifier))
         } else {
             record(.console(.cannotEndTask(identifier)))
         }
+    }
+
+    /// Notes a safety-net end once: a manager's task dropped as the last user of the shared assertion (noted without
+    /// an identifier) and that assertion, ended for it at the same moment, are one leak.
+    mutating func noteSafetyNetEnd(_ end: SafetyNetEnd) {
+        if let last = safetyNetEnds.indices.last, safetyNetEnds[last].callSite == end.callSite,
+            safetyNetEnds[last].time == end.time, (safetyNetEnds[last].identifier == nil) != (end.identifier == nil)
+        {
+            safetyNetEnds[last].identifier = safetyNetEnds[last].identifier ?? end.identifier
+            return
+        }
+        safetyNetEnds.append(end)
     }
 
     // MARK: - App state

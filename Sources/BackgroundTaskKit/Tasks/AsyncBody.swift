@@ -9,12 +9,14 @@ enum AsyncBody {
         _ name: String?,
         backend: (any BackgroundTaskBackend)?,
         cleanup: (@MainActor @Sendable () -> Void)?,
+        onlyInBackground: Bool,
         fileID: String,
         line: Int,
         function: String
     ) -> AnyObject {
         TaskEngine.beginStandalone(
-            name, backend: backend, fileID: fileID, line: line, function: function, cleanup: cleanup, body: BodyTask())
+            name, backend: backend, fileID: fileID, line: line, function: function, cleanup: cleanup,
+            onlyInBackground: onlyInBackground, body: BodyTask())
     }
 
     /// Begins a task of `manager` whose body an expiry will cancel; throws the manager's refusal.

@@ -31,6 +31,8 @@ public final class SafeBackgroundTask: Sendable {
     ///     (`UIApplication` on iOS; pass `.expiringActivity` in app extensions).
     ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself. Stop the work
     ///     quickly here; do not end the task (it is ended for you) or start new work.
+    ///   - holdsAssertionOnlyInBackground: Hold the system assertion only while the app is in the background, as a
+    ///     manager can (``BackgroundTaskManager/Configuration/holdsAssertionOnlyInBackground``). Off by default.
     ///   - fileID: Where the task is begun, for diagnostics; leave the default.
     ///   - line: Where the task is begun, for diagnostics; leave the default.
     ///   - function: Where the task is begun, for diagnostics; leave the default.
@@ -39,18 +41,14 @@ public final class SafeBackgroundTask: Sendable {
         _ name: String?,
         backend: (any BackgroundTaskBackend)? = nil,
         onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+        holdsAssertionOnlyInBackground: Bool = false,
         fileID: String = #fileID,
         line: Int = #line,
         function: String = #function
     ) -> SafeBackgroundTask {
         let record = TaskEngine.beginStandalone(
-            name,
-            backend: backend,
-            fileID: fileID,
-            line: line,
-            function: function,
-            cleanup: onExpiration
-        )
+            name, backend: backend, fileID: fileID, line: line, function: function, cleanup: onExpiration,
+            onlyInBackground: holdsAssertionOnlyInBackground)
         return SafeBackgroundTask(record: record)
     }
 

@@ -22,6 +22,8 @@ public struct ScopedBackgroundTask: ~Copyable, Sendable {
     ///   - name: A name for the task, shown in the system's console warnings.
     ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
     ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+    ///   - holdsAssertionOnlyInBackground: Hold the system assertion only while the app is in the background, as a
+    ///     manager can (``BackgroundTaskManager/Configuration/holdsAssertionOnlyInBackground``). Off by default.
     ///   - fileID: Where the task is begun, for diagnostics; leave the default.
     ///   - line: Where the task is begun, for diagnostics; leave the default.
     ///   - function: Where the task is begun, for diagnostics; leave the default.
@@ -29,18 +31,14 @@ public struct ScopedBackgroundTask: ~Copyable, Sendable {
         _ name: String?,
         backend: (any BackgroundTaskBackend)? = nil,
         onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+        holdsAssertionOnlyInBackground: Bool = false,
         fileID: String = #fileID,
         line: Int = #line,
         function: String = #function
     ) {
         record = TaskEngine.beginStandalone(
-            name,
-            backend: backend,
-            fileID: fileID,
-            line: line,
-            function: function,
-            cleanup: onExpiration
-        )
+            name, backend: backend, fileID: fileID, line: line, function: function, cleanup: onExpiration,
+            onlyInBackground: holdsAssertionOnlyInBackground)
     }
 
     /// Running, ended, expired or not granted.

@@ -13,6 +13,8 @@
 ///   - name: A name for the task, shown in the system's console warnings.
 ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
 ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+///   - holdsAssertionOnlyInBackground: Hold the system assertion only while the app is in the background, as a
+///     manager can (``BackgroundTaskManager/Configuration/holdsAssertionOnlyInBackground``). Off by default.
 ///   - fileID: Where the task is begun, for diagnostics; leave the default.
 ///   - line: Where the task is begun, for diagnostics; leave the default.
 ///   - function: Where the task is begun, for diagnostics; leave the default.
@@ -23,19 +25,15 @@ public func withBackgroundTask<Result, Failure: Error>(
     _ name: String?,
     backend: (any BackgroundTaskBackend)? = nil,
     onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+    holdsAssertionOnlyInBackground: Bool = false,
     fileID: String = #fileID,
     line: Int = #line,
     function: String = #function,
     _ body: () throws(Failure) -> Result
 ) throws(Failure) -> Result {
     let record = TaskEngine.beginStandalone(
-        name,
-        backend: backend,
-        fileID: fileID,
-        line: line,
-        function: function,
-        cleanup: onExpiration
-    )
+        name, backend: backend, fileID: fileID, line: line, function: function, cleanup: onExpiration,
+        onlyInBackground: holdsAssertionOnlyInBackground)
     defer { record.engine.end(record) }
     return try body()
 }
@@ -55,6 +53,8 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///   - name: A name for the task, shown in the system's console warnings.
 ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
 ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+///   - holdsAssertionOnlyInBackground: Hold the system assertion only while the app is in the background, as a
+///     manager can (``BackgroundTaskManager/Configuration/holdsAssertionOnlyInBackground``). Off by default.
 ///   - fileID: Where the task is begun, for diagnostics; leave the default.
 ///   - line: Where the task is begun, for diagnostics; leave the default.
 ///   - function: Where the task is begun, for diagnostics; leave the default.
@@ -65,13 +65,16 @@ public func withBackgroundTask<Result, Failure: Error>(
     _ name: String?,
     backend: (any BackgroundTaskBackend)? = nil,
     onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+    holdsAssertionOnlyInBackground: Bool = false,
     fileID: String = #fileID,
     line: Int = #line,
     function: String = #function,
     body: (SafeBackgroundTask) throws(Failure) -> Result
 ) throws(Failure) -> Result {
     let task = SafeBackgroundTask.begin(
-        name, backend: backend, onExpiration: onExpiration, fileID: fileID, line: line, function: function)
+        name, backend: backend, onExpiration: onExpiration,
+        holdsAssertionOnlyInBackground: holdsAssertionOnlyInBackground,
+        fileID: fileID, line: line, function: function)
     defer { task.end() }
     return try body(task)
 }
@@ -108,6 +111,8 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///   - name: A name for the task, shown in the system's console warnings.
 ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
 ///   - onExpiration: Called on the main actor when time runs out, before the task ends itself.
+///   - holdsAssertionOnlyInBackground: Hold the system assertion only while the app is in the background, as a
+///     manager can (``BackgroundTaskManager/Configuration/holdsAssertionOnlyInBackground``). Off by default.
 ///   - fileID: Where the task is begun, for diagnostics; leave the default.
 ///   - line: Where the task is begun, for diagnostics; leave the default.
 ///   - function: Where the task is begun, for diagnostics; leave the default.
@@ -120,6 +125,7 @@ public func withBackgroundTask<Result, Failure: Error>(
     _ name: String?,
     backend: (any BackgroundTaskBackend)? = nil,
     onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+    holdsAssertionOnlyInBackground: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID,
     line: Int = #line,
@@ -127,6 +133,7 @@ public func withBackgroundTask<Result, Failure: Error>(
     _ body: () async throws(Failure) -> Result
 ) async throws(Failure) -> Result {
     let record = AsyncBody.begin(
-        name, backend: backend, cleanup: onExpiration, fileID: fileID, line: line, function: function)
+        name, backend: backend, cleanup: onExpiration, onlyInBackground: holdsAssertionOnlyInBackground,
+        fileID: fileID, line: line, function: function)
     return try await AsyncBody.run(record, isolation: isolation, body)
 }

@@ -33,6 +33,21 @@ struct HelperTests {
         #expect(failure.message.contains("App/Sync.swift:7 (sync())"))
     }
 
+    /// The task and the shared assertion ended for it are one leak, not two.
+    @Test func aManagersOnlyTaskReleasedWhileRunningIsOneSafetyNetEnd() throws {
+        var configuration = BackgroundTaskManager.Configuration()
+        configuration.linger = 0
+        let simulator = BackgroundTaskSimulator()
+        let manager = BackgroundTaskManager(backend: simulator, configuration: configuration)
+        do {
+            _ = try manager.beginTask("Forgotten", fileID: "App/Sync.swift", line: 7, function: "sync()")
+        }
+        #expect(simulator.outstanding.isEmpty)
+        #expect(simulator.safetyNetEnds.map(\.identifier) == [BackgroundTaskIdentifier(rawValue: 1)])
+        let failure = try #require(throws: SimulatorExpectationFailure.self) { try simulator.expectNoLeaks() }
+        #expect(failure.message.contains("1 task(s) were released"))
+    }
+
     @Test func aTaskEndedProperlyPassesExpectNoLeaks() throws {
         let simulator = BackgroundTaskSimulator()
         SafeBackgroundTask.begin("Export", backend: simulator).end()

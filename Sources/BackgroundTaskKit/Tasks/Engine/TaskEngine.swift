@@ -91,14 +91,13 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         fileID: String,
         line: Int,
         function: String,
-        cleanup: ExpirationCleanup?
+        cleanup: ExpirationCleanup?,
+        onlyInBackground: Bool = false
     ) -> TaskRecord {
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-        return standalone.begin(
-            name: name,
-            callSite: callSite,
-            cleanup: cleanup,
-            backend: DefaultBackend.resolve(backend, callSite: callSite)
+        let backend = DefaultBackend.resolve(backend, callSite: callSite)
+        return standalone(onlyInBackground, name, backend).begin(
+            name: name, callSite: callSite, cleanup: cleanup, backend: backend
         ).record
     }
 
@@ -111,16 +110,26 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         line: Int,
         function: String,
         cleanup: ExpirationCleanup?,
+        onlyInBackground: Bool,
         body: BodyTask
     ) -> TaskRecord {
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-        return standalone.begin(
-            name: name,
-            callSite: callSite,
-            cleanup: cleanup,
-            backend: DefaultBackend.resolve(backend, callSite: callSite),
-            body: body
+        let backend = DefaultBackend.resolve(backend, callSite: callSite)
+        return standalone(onlyInBackground, name, backend).begin(
+            name: name, callSite: callSite, cleanup: cleanup, backend: backend, body: body
         ).record
+    }
+
+    /// The standalone engine; for a task that holds its assertion only in the background, an engine of its own whose
+    /// shared assertion, named as the task, is raised when the app leaves the foreground (a manager's mechanism).
+    private static func standalone(_ onlyInBackground: Bool, _ name: String?, _ backend: any BackgroundTaskBackend)
+        -> TaskEngine
+    {
+        guard onlyInBackground else { return standalone }
+        var options = Options()
+        (options.coalescing, options.holdsOnlyInBackground, options.expiresAllTogether) = (true, true, true)
+        options.sharedAssertionName = normalize(name)
+        return TaskEngine(backend: backend, options: options)
     }
 
     /// The async body's task has started: from now on an expiry cancels it. If the task expired before (while the body
