@@ -51,7 +51,7 @@ enum AsyncBody {
         record.engine.end(record, detachingBody: true)
     }
 
-    /// Runs `body` in a child task for `record` (from ``begin(_:backend:cleanup:fileID:line:function:)``).
+    /// Runs `body` in a child task for `record` (from ``begin(_:backend:cleanup:onlyInBackground:fileID:line:function:)``).
     @inlinable
     static func run<Result, Failure: Error>(
         _ record: AnyObject,
