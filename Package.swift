@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "BackgroundTaskTracing", targets: ["BackgroundTaskTracing"]),
         .library(name: "BackgroundTaskFieldTelemetry", targets: ["BackgroundTaskFieldTelemetry"]),
         .library(name: "BackgroundTaskKitTesting", targets: ["BackgroundTaskKitTesting"]),
+        .library(name: "BackgroundTaskKitObjC", targets: ["BackgroundTaskKitObjC"]),
         .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
         .executable(name: "bgtask", targets: ["bgtask"]),
         .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
@@ -39,6 +40,8 @@ let package = Package(
         // The tracer: every raw begin and end in the process, by caller, and the rescue (the only module
         // that exchanges methods or looks symbols up).
         .target(name: "BackgroundTaskTracing", dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics"]),
+        // The Objective-C face (`BTKBackgroundTask`) over the core's `SafeBackgroundTask`.
+        .target(name: "BackgroundTaskKitObjC", dependencies: ["BackgroundTaskKit"]),
         // The iOS-policy simulator. It does not link Swift Testing, so `bgtask` can use it.
         .target(
             name: "BackgroundTaskSimulation",
@@ -95,7 +98,7 @@ let package = Package(
             name: "BackgroundTaskKitTests",
             dependencies: [
                 "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskKitTesting", "BackgroundTaskScenarios",
-                "BackgroundTaskPromiseChecking",
+                "BackgroundTaskPromiseChecking", "BackgroundTaskKitObjC",
                 "TestSupport",
             ]
         ),

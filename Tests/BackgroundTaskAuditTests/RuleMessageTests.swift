@@ -97,4 +97,33 @@ struct RuleMessageTests {
         let begin = try #require(findings(oneLine).first { $0.ruleID == "BT001" })
         #expect(begin.location.column == 30)
     }
+
+    @Test("A finding in Objective-C recommends the face Objective-C can call, not the Swift ones")
+    func objectiveCFindingsNameTheObjectiveCFace() throws {
+        let source = """
+            - (void)upload {
+                UIBackgroundTaskIdentifier task = [[UIApplication sharedApplication] beginBackgroundTaskWithExpirationHandler:nil];
+                if (!self.ready) { return; }
+                [[UIApplication sharedApplication] endBackgroundTask:task];
+            }
+            """
+        let objectiveC = findings(source, path: "App/Uploader.m")
+        #expect(!objectiveC.isEmpty)
+        for finding in objectiveC {
+            #expect(!finding.message.contains("SafeBackgroundTask"), "\(finding.ruleID): \(finding.message)")
+            #expect(!finding.message.contains("withBackgroundTask"), "\(finding.ruleID): \(finding.message)")
+        }
+        #expect(objectiveC.contains { $0.message.contains("BTKBackgroundTask (the BackgroundTaskKitObjC product)") })
+        let swift = findings(
+            """
+            func upload() {
+                let task = UIApplication.shared.beginBackgroundTask(expirationHandler: nil)
+                guard ready else { return }
+                UIApplication.shared.endBackgroundTask(task)
+            }
+            """)
+        #expect(
+            swift.contains { $0.message.contains("SafeBackgroundTask") || $0.message.contains("withBackgroundTask") })
+        #expect(!swift.contains { $0.message.contains("BTKBackgroundTask") })
+    }
 }

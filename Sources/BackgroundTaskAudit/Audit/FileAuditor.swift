@@ -136,7 +136,8 @@ enum FileAuditor {
                         path: path,
                         location: token.location,
                         function: analysis.functionName(at: hit.token),
-                        message: hit.message + " (more: bgtask audit --explain \(rule.id))"
+                        message: ObjectiveCAdvice.adapt(hit.message, to: syntax.language)
+                            + " (more: bgtask audit --explain \(rule.id))"
                     )
                 )
             }

@@ -54,9 +54,11 @@ extension RuleExplanation {
                     }];
                     """,
                 after: """
-                    // UploadWork: your own @objc class in Sources/Wrappers, holding a SafeBackgroundTask
-                    UploadWork *work = [UploadWork beginWithName:@"Upload" cleanup:^{ [uploader cancel]; }];
-                    [uploader uploadWithCompletion:^(NSError *error) { [work end]; }];
+                    @import BackgroundTaskKitObjC;  // the package's Objective-C face
+                    BTKBackgroundTask *task = [BTKBackgroundTask beginWithName:@"Upload" expirationHandler:^{
+                        [uploader cancel];
+                    }];
+                    [uploader uploadWithCompletion:^(NSError *error) { [task end]; }];
                     """
             ),
         ],
