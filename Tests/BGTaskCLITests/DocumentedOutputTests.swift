@@ -68,8 +68,10 @@ struct DocumentedOutputTests {
                     lines[index + 1] == "```json"
                 else { return nil }
                 let body = lines[(index + 2)...].prefix { $0 != "```" }
-                return (document, String(line.dropFirst("<!-- doc-json: ".count).dropLast(" -->".count)),
-                    body.joined(separator: "\n"))
+                return (
+                    document, String(line.dropFirst("<!-- doc-json: ".count).dropLast(" -->".count)),
+                    body.joined(separator: "\n")
+                )
             }
         }
     }
@@ -101,17 +103,20 @@ struct DocumentedOutputTests {
 
     @Test(arguments: shownOutputs())
     func aShownOutputIsWhatTheCommandPrints(_ shown: Shown) async throws {
-        let result = await BGTask.run(shown.arguments.map { argument in
-            // Paths are relative to the package root; the test runner may start elsewhere.
-            argument.contains("/") && !argument.hasPrefix("-") ? Self.root.appendingPathComponent(argument).path
-                : argument
-        })
+        let result = await BGTask.run(
+            shown.arguments.map { argument in
+                // Paths are relative to the package root; the test runner may start elsewhere.
+                argument.contains("/") && !argument.hasPrefix("-")
+                    ? Self.root.appendingPathComponent(argument).path
+                    : argument
+            })
         let printed = result.standardOutput.replacingOccurrences(of: Self.root.path + "/", with: "")
             .trimmingCharacters(in: .newlines)
         if ProcessInfo.processInfo.environment["UPDATE_DOC_OUTPUTS"] == "1", printed != shown.shown {
             let url = Self.root.appendingPathComponent(shown.document)
             let text = try String(contentsOf: url, encoding: .utf8)
-            try text.replacingOccurrences(of: shown.shown, with: printed).write(to: url, atomically: true, encoding: .utf8)
+            try text.replacingOccurrences(of: shown.shown, with: printed).write(
+                to: url, atomically: true, encoding: .utf8)
             return
         }
         #expect(printed == shown.shown, "\(shown.document):\(shown.line) shows another output than the command prints")
