@@ -92,44 +92,32 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
         line: Int,
         function: String,
         cleanup: ExpirationCleanup?,
-        onlyInBackground: Bool = false
+        onlyInBackground: Bool = false,
+        body: BodyTask? = nil
     ) -> TaskRecord {
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
-        let backend = DefaultBackend.resolve(backend, callSite: callSite)
-        return standalone(onlyInBackground, name, backend).begin(
-            name: name, callSite: callSite, cleanup: cleanup, backend: backend
+        if onlyInBackground { return beginOnlyInBackground(name, backend, callSite, cleanup, body) }
+        return standalone.begin(
+            name: name, callSite: callSite, cleanup: cleanup,
+            backend: DefaultBackend.resolve(backend, callSite: callSite),
+            body: body
         ).record
     }
 
-    /// Begins a standalone task for an async `withBackgroundTask` body, cancelled by an expiry once attached
-    /// (``attachBody(of:to:)``); separate so other faces skip its cost (about 280 instructions a pair, measured).
-    static func beginStandalone(
-        _ name: String?,
-        backend: (any BackgroundTaskBackend)?,
-        fileID: String,
-        line: Int,
-        function: String,
-        cleanup: ExpirationCleanup?,
-        onlyInBackground: Bool,
-        body: BodyTask
+    /// A task that holds its assertion only in the background gets an engine of its own, whose shared assertion, named
+    /// as the task, is raised when the app leaves the foreground (a manager's mechanism). Apart: the usual path pays
+    /// for none of it.
+    @inline(never)
+    private static func beginOnlyInBackground(
+        _ name: String?, _ backend: (any BackgroundTaskBackend)?, _ callSite: BackgroundTaskCallSite,
+        _ cleanup: ExpirationCleanup?, _ body: BodyTask?
     ) -> TaskRecord {
-        let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
         let backend = DefaultBackend.resolve(backend, callSite: callSite)
-        return standalone(onlyInBackground, name, backend).begin(
-            name: name, callSite: callSite, cleanup: cleanup, backend: backend, body: body
-        ).record
-    }
-
-    /// The standalone engine; for a task that holds its assertion only in the background, an engine of its own whose
-    /// shared assertion, named as the task, is raised when the app leaves the foreground (a manager's mechanism).
-    private static func standalone(_ onlyInBackground: Bool, _ name: String?, _ backend: any BackgroundTaskBackend)
-        -> TaskEngine
-    {
-        guard onlyInBackground else { return standalone }
         var options = Options()
         (options.coalescing, options.holdsOnlyInBackground, options.expiresAllTogether) = (true, true, true)
         options.sharedAssertionName = normalize(name)
-        return TaskEngine(backend: backend, options: options)
+        let engine = TaskEngine(backend: backend, options: options)
+        return engine.begin(name: name, callSite: callSite, cleanup: cleanup, backend: backend, body: body).record
     }
 
     /// The async body's task has started: from now on an expiry cancels it. If the task expired before (while the body
