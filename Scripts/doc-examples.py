@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compiles every Swift example of README.md and Documentation/*.md, as a user would paste it.
+"""Compiles every Swift example of README.md, Documentation/*.md and the DocC articles (Sources/*/*.docc),
+as a user would paste it.
 
 Usage: python3 Scripts/doc-examples.py [--generate-only]
 
@@ -27,7 +28,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, ".build", "doc-examples")
-DOCUMENTS = ["README.md"] + sorted(glob.glob(os.path.join(ROOT, "Documentation", "*.md")))
+DOCUMENTS = ["README.md"] + sorted(glob.glob(os.path.join(ROOT, "Documentation", "*.md"))) + sorted(
+    glob.glob(os.path.join(ROOT, "Sources", "*", "*.docc", "*.md")))
 FILE_LEVEL = re.compile(r"^(extension |protocol |@main\b|@Test\b|@Suite\b|@MainActor @Test\b|@MainActor\s*$)", re.M)
 APPLE_ONLY = {"os", "UIKit", "MetricKit"}  # imported where they exist; the scaffold stands in for them elsewhere
 PRODUCTS = [

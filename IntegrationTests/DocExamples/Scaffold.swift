@@ -80,7 +80,8 @@ enum ThirdPartySDK {
 }
 
 final class Exporter: Sendable {
-    init() {}
+    init(backend: (any BackgroundTaskBackend)? = nil) {}
+    func start() {}
     func export() async {}
     func export(_ completion: @escaping @Sendable () -> Void) {}
     func cancel() {}
@@ -99,6 +100,7 @@ final class Disk: Sendable {
     init() {}
     func write(_ entry: Entry, completion: @escaping @Sendable () -> Void = {}) {}
     func cancel(_ entry: Entry) {}
+    func cancel() {}
 }
 
 final class Canceller: Sendable {
@@ -179,3 +181,28 @@ let item = Item()
         }
     }
 #endif
+
+/// The DocC articles' app.
+final class Drafts: Sendable {
+    init() {}
+    func save(_ completion: @escaping @Sendable () -> Void) {}
+    func cancelSave() {}
+}
+
+final class FeedAPI: Sendable {
+    init() {}
+    func fetchFeed() async throws -> [String] { [] }
+}
+
+final class SyncService: Sendable {
+    init() {}
+    func run() async throws {}
+}
+
+let drafts = Drafts()
+let api = FeedAPI()
+let sync = SyncService()
+let entry = Entry()
+let manager = BackgroundTaskManager()
+func scheduleSyncLater() {}
+func runApp() {}
