@@ -15,13 +15,15 @@ Usage (CI does not run it: it needs the network or local mirrors):
   Scripts/audit-corpus/score.py --bgtask .build/release/bgtask --work /tmp/audit-corpus
   Scripts/audit-corpus/score.py ... --mirrors DIR   # bare mirrors at DIR/OWNER+NAME/repo
   Scripts/audit-corpus/score.py ... --verbose       # every miss, every false or unjudged finding
+  Scripts/audit-corpus/score.py ... --index Scripts/audit-corpus/test-set   # the frozen test set
 
 index.tsv rows (tab-separated, `#` starts a comment line):
 
-  site     REPO COMMIT PATH LINE LABELS REASON   a labelled call site; LABELS: BT003,BT007 … or `safe`
+  site     REPO COMMIT PATH LINE LABELS REASON   a labelled call site; LABELS: BT003,BT007 …, `safe`, or
+                                                  `test` (test code: no defect finding expected)
   whole    REPO COMMIT -    -    -      REASON   a repository audited whole at COMMIT
-  finding  REPO COMMIT PATH LINE VERDICT REASON  a judged finding of a whole audit; VERDICT: true:BTnnn
-                                                  or false:BTnnn
+  finding  REPO COMMIT PATH LINE VERDICT REASON  a judged finding of a whole audit; VERDICT: true:BTnnn,
+                                                  false:BTnnn or debatable:BTnnn (left out of precision)
 
 A site counts as found when a finding of each expected rule is in the same file and either in
 the same function, within 3 lines, or (for findings that point at another statement, such as the
@@ -34,6 +36,7 @@ import collections
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -87,11 +90,36 @@ def checkout(repo, commit, work, mirrors):
                 check=True,
             )
     partial = folder + ".part"
-    os.makedirs(partial, exist_ok=True)
-    archive = subprocess.Popen(["git", f"--git-dir={git_dir}", "archive", commit], stdout=subprocess.PIPE)
-    # Large data files may be missing from a mirror; tar keeps what arrived.
-    subprocess.run(["tar", "-x", "-C", partial], stdin=archive.stdout, stderr=subprocess.DEVNULL)
-    archive.wait()
+    shutil.rmtree(partial, ignore_errors=True)
+    os.makedirs(partial)
+    # The sources only (what the audit reads), blob by blob: a mirror may lack large binaries, which would
+    # stop `git archive` before it wrote anything.
+    listing = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "ls-tree", "-r", "-z", commit], capture_output=True, check=True
+    ).stdout.decode("utf-8", "surrogateescape")
+    sources = []
+    for entry in filter(None, listing.split("\0")):
+        meta, path = entry.split("\t", 1)
+        mode, kind, blob = meta.split()
+        if kind == "blob" and mode != "120000" and os.path.splitext(path)[1] in (".swift", ".m", ".mm", ".h"):
+            sources.append((blob, path))
+    batch = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
+        input="".join(blob + "\n" for blob, _ in sources).encode(), capture_output=True,
+    ).stdout
+    offset = 0
+    for blob, path in sources:
+        end = batch.index(b"\n", offset)
+        header = batch[offset:end].split()
+        offset = end + 1
+        if len(header) < 3 or header[1] != b"blob":  # missing from the mirror
+            continue
+        size = int(header[2])
+        target = os.path.join(partial, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(batch[offset:offset + size])
+        offset += size + 1
     os.rename(partial, folder)
     return folder
 
@@ -130,12 +158,19 @@ def main():
     parser.add_argument("--bgtask", required=True, help="the bgtask binary to score")
     parser.add_argument("--work", required=True, help="a folder outside the project for checkouts")
     parser.add_argument("--mirrors", help="a folder of bare mirrors, OWNER+NAME/repo")
-    parser.add_argument("--index", default=os.path.join(HERE, "index.tsv"))
+    parser.add_argument(
+        "--index", action="append",
+        help="an index file, or a folder of them (the frozen test set: test-set/); repeatable; default index.tsv")
     parser.add_argument("--verbose", action="store_true")
     options = parser.parse_args()
     bgtask = os.path.abspath(options.bgtask)
     os.makedirs(options.work, exist_ok=True)
-    rows = read_index(options.index)
+    rows = []
+    for index in options.index or [os.path.join(HERE, "index.tsv")]:
+        paths = sorted(os.path.join(index, name) for name in os.listdir(index) if name.endswith(".tsv")) \
+            if os.path.isdir(index) else [index]
+        for path in paths:
+            rows += read_index(path)
 
     cache = {}
 
@@ -148,6 +183,7 @@ def main():
     # Recall over labelled risky sites; false findings at labelled safe sites.
     expected = found = 0
     safe_sites = safe_clean = 0
+    test_sites = test_clean = 0
     misses = []
     by_rule = collections.Counter()
     found_by_rule = collections.Counter()
@@ -168,13 +204,18 @@ def main():
             or (variable and re.search(r"`(?:[^`]*[^A-Za-z0-9_])?_*" + re.escape(variable) + r"`", f["message"]))
         ]
         rules = {f["rule"] for f in nearby}
-        if row["labels"] == "safe":
-            safe_sites += 1
+        if row["labels"] in ("safe", "test"):
+            # Correct code, or test code (a mock, a stub): no defect finding expected.
             extra = sorted(rules - {"BT001", "BT002"})
             if extra:
-                misses.append(f"{row['where']} safe site has {','.join(extra)}: {row['repo']} {row['path']}:{row['line']}")
+                misses.append(
+                    f"{row['where']} {row['labels']} site has {','.join(extra)}: {row['repo']} {row['path']}:{row['line']}")
+            if row["labels"] == "safe":
+                safe_sites += 1
+                safe_clean += 0 if extra else 1
             else:
-                safe_clean += 1
+                test_sites += 1
+                test_clean += 0 if extra else 1
             continue
         for rule in row["labels"].split(","):
             expected += 1
@@ -193,7 +234,8 @@ def main():
         if row["kind"] == "finding":
             verdict, _, rule = row["labels"].partition(":")
             judged[(row["repo"], os.path.normpath(row["path"]), row["line"], rule)] = (verdict, row)
-    true = false = unjudged = 0
+    true = false = unjudged = debatable = 0
+    defect_true = defect_false = 0
     lines = 0
     unjudged_list = []
     false_list = []
@@ -208,8 +250,12 @@ def main():
                 unjudged_list.append(text)
             elif verdict[0] == "true":
                 true += 1
+                defect_true += finding["rule"] not in ("BT001", "BT002")
+            elif verdict[0] == "debatable":
+                debatable += 1
             else:
                 false += 1
+                defect_false += finding["rule"] not in ("BT001", "BT002")
                 false_list.append(text + f" — judged false: {verdict[1]['reason']}")
 
     print(f"Corpus: {len(site_repos | {row['repo'] for row in wholes})} repositories, "
@@ -219,10 +265,15 @@ def main():
     for rule in sorted(by_rule):
         print(f"  {rule}: {found_by_rule[rule]}/{by_rule[rule]}")
     print(f"Labelled safe sites without a finding beyond BT001/BT002: {safe_clean}/{safe_sites}")
+    if test_sites:
+        print(f"Labelled test-code sites without a finding beyond BT001/BT002: {test_clean}/{test_sites}")
     total = true + false
     precision = true / total if total else 0
     print(f"Precision on whole repositories: {true}/{total} judged true = {precision:.1%}"
+          + (f", {debatable} debatable left out" if debatable else "")
           + (f" ({unjudged} findings not yet judged)" if unjudged else ""))
+    defects = defect_true + defect_false
+    print(f"  defect rules BT003-BT010: {defect_true}/{defects} = {(defect_true / defects if defects else 0):.1%}")
     if options.verbose:
         for text in misses:
             print("  " + text)
