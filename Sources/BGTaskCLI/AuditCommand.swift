@@ -38,6 +38,7 @@ struct AuditCommand {
     /// `--as-warnings`: text findings are printed as warnings (the rule's severity in the message), so a build that
     /// shows them never counts them as errors (the build-tool plugin).
     var asWarnings = false
+    var includesTestCode = false
 
     static func parse(_ arguments: [String]) -> Result<AuditCommand, UsageError> {
         var command = AuditCommand()
@@ -81,6 +82,8 @@ struct AuditCommand {
                 }
             case "--as-warnings":
                 command.asWarnings = true
+            case "--include-tests":
+                command.includesTestCode = true
             case "--":
                 command.paths += remaining
                 remaining = []
@@ -119,7 +122,8 @@ struct AuditCommand {
         }
         let configuration = AuditConfiguration(
             allowedWrapperPaths: allow.map(GlobPattern.init),
-            maximumFileSize: maximumFileSize
+            maximumFileSize: maximumFileSize,
+            includesTestCode: includesTestCode
         )
         var report: AuditReport
         do {

@@ -91,6 +91,9 @@ public enum BGTask {
           --as-warnings         Print error findings as warnings, the rule's severity in the
                                 message (what the build-tool plugin does: a build lists them
                                 and never counts them as errors).
+          --include-tests       Report findings in test code too (test folders, test and mock
+                                files, files importing XCTest, Testing, Quick, OCMock ...),
+                                marked "In test code"; by default they are counted, not shown.
           --allow GLOB          A wrapper path where raw begin calls are expected (repeatable;
                                 `*`, `**`, `?`, `[abc]`); BT001 is not reported there.
           --max-file-size N     Skip files larger than N bytes (default: 8388608).

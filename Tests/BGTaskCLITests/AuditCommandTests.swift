@@ -66,6 +66,21 @@ struct AuditCommandTests {
         }
     }
 
+    @Test("Findings in test code pass by default, counted in the summary; --include-tests shows and fails on them")
+    func testCodeIsLeftOutUnlessIncluded() async throws {
+        try await withFolder(["AppTests/UploadTests.swift": "import XCTest\n" + Self.raw]) { folder in
+            let result = await BGTask.run(["audit", folder])
+            #expect(result.exitStatus == 0)
+            #expect(
+                result.standardOutput
+                    == "Audited 1 file: 0 findings (0 errors, 0 warnings, 0 notes), 0 suppressed, 0 skipped, "
+                    + "2 in test code not shown (--include-tests).\n")
+            let included = await BGTask.run(["audit", "--include-tests", folder])
+            #expect(included.exitStatus == 1)
+            #expect(included.standardOutput.contains("error: [BT003] In test code: No expiration handler"))
+        }
+    }
+
     @Test(
         "--fail-on sets the lowest severity that fails the run",
         arguments: [("note", 1), ("warning", 1), ("error", 0), ("never", 0)]

@@ -9,6 +9,11 @@ public struct AuditConfiguration: Sendable {
     /// Folder names never entered: `.build`, `Pods`, `Carthage`, `DerivedData`. Hidden folders (whose
     /// names start with `.`) are skipped too.
     public var skippedFolderNames: Set<String>
+    /// Whether findings in test code are reported (`--include-tests`): files in test folders (`Tests/`,
+    /// `AppTests/`, `Mocks/` …), test and mock files (`UploaderTests.swift`, `MockApplication.m`), and files
+    /// that import a test framework (XCTest, Swift Testing, Quick, OCMock …). Off by default: a test double of
+    /// the begin method is not an app beginning a task. When on, their messages say they are in test code.
+    public var includesTestCode: Bool
 
     /// The default folders to skip.
     public static let defaultSkippedFolderNames: Set<String> = [".build", "Pods", "Carthage", "DerivedData"]
@@ -19,14 +24,17 @@ public struct AuditConfiguration: Sendable {
     ///   - allowedWrapperPaths: Globs of wrapper files (`--allow`).
     ///   - maximumFileSize: The size above which files are skipped.
     ///   - skippedFolderNames: Folder names never entered.
+    ///   - includesTestCode: Whether findings in test code are reported (`--include-tests`).
     public init(
         allowedWrapperPaths: [GlobPattern] = [],
         maximumFileSize: Int = 8 * 1024 * 1024,
-        skippedFolderNames: Set<String> = AuditConfiguration.defaultSkippedFolderNames
+        skippedFolderNames: Set<String> = AuditConfiguration.defaultSkippedFolderNames,
+        includesTestCode: Bool = false
     ) {
         self.allowedWrapperPaths = allowedWrapperPaths
         self.maximumFileSize = maximumFileSize
         self.skippedFolderNames = skippedFolderNames
+        self.includesTestCode = includesTestCode
     }
 
     func isAllowedWrapper(_ path: String) -> Bool {

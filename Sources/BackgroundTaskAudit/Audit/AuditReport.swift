@@ -13,6 +13,8 @@ public struct AuditReport: Sendable {
     public var baselined: [Finding]?
     /// The baseline's entries that matched no finding: fixed, or changed beyond recognition.
     public var unmatchedBaselineEntries: [AuditBaseline.Entry] = []
+    /// How many findings in test code were left out (``AuditConfiguration/includesTestCode`` off).
+    public var testCodeCount = 0
 
     /// Creates a report.
     ///

@@ -89,20 +89,24 @@ public struct Auditor: Sendable {
         }
         var findings: [Finding] = []
         var suppressed = 0
+        var inTestCode = 0
         var skipped = walk.skipped
         var scanned = 0
         for outcome in outcomes {
             switch outcome {
-            case .audited(let fileFindings, let fileSuppressed):
+            case .audited(let fileFindings, let fileSuppressed, let fileInTestCode):
                 findings += fileFindings
                 suppressed += fileSuppressed
+                inTestCode += fileInTestCode
                 scanned += 1
             case .skipped(let file):
                 skipped.append(file)
             }
         }
         skipped.sort { $0.path < $1.path }
-        return AuditReport(findings: findings, suppressedCount: suppressed, filesScanned: scanned, skipped: skipped)
+        var report = AuditReport(findings: findings, suppressedCount: suppressed, filesScanned: scanned, skipped: skipped)
+        report.testCodeCount = inTestCode
+        return report
     }
 
     /// Runs `work` for every index in `0..<count` on the audit's worker threads (``AuditWorkers``);
@@ -167,7 +171,7 @@ public struct Auditor: Sendable {
             language: language,
             configuration: configuration
         )
-        if case .audited(let findings, _) = outcome { return findings }
+        if case .audited(let findings, _, _) = outcome { return findings }
         return []
     }
 }

@@ -2,7 +2,8 @@
 enum FileAuditor {
     /// What auditing one file gave.
     enum Outcome: Sendable {
-        case audited(findings: [Finding], suppressed: Int)
+        /// `inTestCode`: findings of test code left out (``AuditConfiguration/includesTestCode``).
+        case audited(findings: [Finding], suppressed: Int, inTestCode: Int = 0)
         case skipped(SkippedFile)
     }
 
@@ -143,6 +144,12 @@ enum FileAuditor {
             }
         }
         findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
+        if !findings.isEmpty, syntax.importsTestFramework || TestCode.isTestPath(path) {
+            guard configuration.includesTestCode else {
+                return .audited(findings: [], suppressed: suppressed, inTestCode: findings.count)
+            }
+            for index in findings.indices { findings[index].message = "In test code: " + findings[index].message }
+        }
         return .audited(findings: findings, suppressed: suppressed)
     }
 }

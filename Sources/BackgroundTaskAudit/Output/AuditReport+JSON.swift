@@ -36,7 +36,8 @@ extension AuditReport {
                 notes: count(of: .note),
                 suppressed: suppressedCount,
                 baselined: baselined?.count,
-                baselineUnmatched: baselined == nil ? nil : unmatchedBaselineEntries.count
+                baselineUnmatched: baselined == nil ? nil : unmatchedBaselineEntries.count,
+                testCodeNotShown: testCodeCount > 0 ? testCodeCount : nil
             ),
             findings: findings.map(JSONFinding.init),
             skipped: skipped,
@@ -69,6 +70,8 @@ private struct JSONSummary: Encodable {
     // Present only when a baseline was applied (encoded with `encodeIfPresent`).
     var baselined: Int?
     var baselineUnmatched: Int?
+    // Present only when findings in test code were left out.
+    var testCodeNotShown: Int?
 }
 
 private struct JSONFinding: Encodable {

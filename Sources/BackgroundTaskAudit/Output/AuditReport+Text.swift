@@ -13,7 +13,8 @@ extension AuditReport {
     /// `Audited 57 files: 3 findings (1 error, 2 warnings, 0 notes), 1 suppressed, 2 skipped.`
     ///
     /// With a baseline applied, the findings it accepted are counted after the suppressed ones:
-    /// `…, 1 suppressed, 12 baselined, 2 skipped.`
+    /// `…, 1 suppressed, 12 baselined, 2 skipped.` Findings left out of test code are counted last:
+    /// `…, 2 skipped, 4 in test code not shown (--include-tests).`
     public var summary: String {
         let files = Self.plural(filesScanned, "file")
         let total = Self.plural(findings.count, "finding")
@@ -22,7 +23,8 @@ extension AuditReport {
         let notes = Self.plural(count(of: .note), "note")
         return "Audited \(files): \(total) (\(errors), \(warnings), \(notes)), "
             + "\(suppressedCount) suppressed, \(baselined.map { "\($0.count) baselined, " } ?? "")"
-            + "\(skipped.count) skipped."
+            + "\(skipped.count) skipped"
+            + (testCodeCount > 0 ? ", \(testCodeCount) in test code not shown (--include-tests)." : ".")
     }
 
     /// One `note: skipped PATH: reason` line per skipped file, for standard error.

@@ -12,6 +12,8 @@ struct SourceSyntax: Sendable {
     let suppressions: [SuppressionComment]
     /// The deepest brace nesting in the file.
     let maximumDepth: Int
+    /// Whether the file imports a test framework (``TestCode/importsTestFramework(_:)``).
+    let importsTestFramework: Bool
 
     init(bytes: [UInt8], language: SourceLanguage) {
         let lexed = Lexer.tokenize(bytes, language: language)
@@ -23,6 +25,7 @@ struct SourceSyntax: Sendable {
         self.scopes = structure.scopes
         self.scopeIndex = structure.scopeIndex
         self.maximumDepth = structure.maximumDepth
+        self.importsTestFramework = TestCode.importsTestFramework(bytes)
     }
 
     var isSwift: Bool { language == .swift }
