@@ -9,7 +9,9 @@ enum TestCode {
     ]
 
     /// Folder names that hold test code.
-    private static let folders: Set<String> = ["Tests", "Test", "UnitTests", "UITests", "Specs", "Mocks", "TestSupport"]
+    private static let folders: Set<String> = [
+        "Tests", "Test", "UnitTests", "UITests", "Specs", "Mocks", "TestSupport",
+    ]
 
     /// Whether `path` is in a test folder (`Tests/`, `AppTests/`, `Mocks/` …) or names a test or mock file
     /// (`UploaderTests.swift`, `MockApplication.m`, `SessionSpec.m`).
@@ -50,7 +52,8 @@ enum TestCode {
     /// The module an import line names (`@testable` for any testable import), or `nil` for other lines.
     private static func importedModule(_ line: String) -> String? {
         if line.hasPrefix("@testable import ") { return "@testable" }
-        for prefix in ["import ", "@import ", "#import <", "#include <", "@_exported import "] where line.hasPrefix(prefix) {
+        for prefix in ["import ", "@import ", "#import <", "#include <", "@_exported import "]
+        where line.hasPrefix(prefix) {
             let rest = line.dropFirst(prefix.count)
             let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             return name.isEmpty ? nil : String(name)
