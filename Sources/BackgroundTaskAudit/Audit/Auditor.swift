@@ -104,7 +104,8 @@ public struct Auditor: Sendable {
             }
         }
         skipped.sort { $0.path < $1.path }
-        var report = AuditReport(findings: findings, suppressedCount: suppressed, filesScanned: scanned, skipped: skipped)
+        var report = AuditReport(
+            findings: findings, suppressedCount: suppressed, filesScanned: scanned, skipped: skipped)
         report.testCodeCount = inTestCode
         return report
     }
