@@ -72,7 +72,9 @@ enum LateEndRule: RuleChecking {
                     + "iOS kills the app (0x8badf00d); end it on every path, or use SafeBackgroundTask."
             )
         }
-        guard !weakNames.isEmpty else { return nil }
+        // A weak reference to the app delegate or a singleton (`self`, `weakSelf`) is never nil while the app runs.
+        let onlySelf = weakNames.allSatisfy { $0 == "self" || $0.lowercased().hasSuffix("self") }
+        guard !weakNames.isEmpty, !(onlySelf && syntax.isInProcessLifetimeOwner(site.nameToken)) else { return nil }
         let bailsOut = synchronous.allSatisfy {
             canBailOut(before: $0, handler: handler, weakNames: guarded, ends: synchronous, in: analysis)
         }
