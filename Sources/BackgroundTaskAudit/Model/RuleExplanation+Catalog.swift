@@ -234,7 +234,9 @@ extension RuleExplanation {
             fact runs at once is reported, and a handler held in a variable is not looked into.
             Only aliases assigned straight from the weak reference are recognised (not through a
             cast or a helper), a condition computed from it elsewhere is taken as unrelated, and
-            only the innermost if or guard around a return is considered.
+            only the innermost if or guard around a return is considered. A weak self in the app
+            delegate or a singleton (static let shared = Type(), +sharedX with dispatch_once) is
+            taken as never nil; a long-lived object that is neither is still reported.
             """
     )
 
