@@ -85,4 +85,24 @@ struct TestCodeTests {
         #expect(all.summary.hasSuffix(" skipped."))
         #expect(!all.json().contains("testCodeNotShown"))
     }
+
+    /// Only folders below what the command line names count: a project kept under `~/IntegrationTests/`
+    /// (or a build plugin's absolute paths) is not test code.
+    @Test func foldersAboveTheAuditedPathDoNotMakeTestCode() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("testcode-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let project = base.appendingPathComponent("IntegrationTests/RiskyApp")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        let file = project.appendingPathComponent("Upload.swift")
+        try Self.raw.write(to: file, atomically: true, encoding: .utf8)
+
+        let folderReport = try await Auditor().audit(paths: [project.path])
+        #expect(!folderReport.findings.isEmpty)
+        #expect(folderReport.testCodeCount == 0)
+        let fileReport = try await Auditor().audit(paths: [file.path])
+        #expect(fileReport.findings.count == folderReport.findings.count)
+        let aboveReport = try await Auditor().audit(paths: [base.path])
+        #expect(aboveReport.findings.isEmpty)
+        #expect(aboveReport.testCodeCount == folderReport.findings.count)
+    }
 }

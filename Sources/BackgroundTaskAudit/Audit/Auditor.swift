@@ -82,6 +82,7 @@ public struct Auditor: Sendable {
                 return FileAuditor.audit(
                     syntax: syntax,
                     path: files[index].path,
+                    pathBelowRoot: files[index].pathBelowRoot,
                     configuration: configuration,
                     vocabulary: known
                 )

@@ -87,9 +87,12 @@ enum FileAuditor {
     }
 
     /// Runs every rule over a file's syntax and applies its suppressions.
+    /// `pathBelowRoot`: the path below the folder named on the command line, which tells test code by its folders
+    /// (the whole path when `nil`: an in-memory audit's path is taken as relative).
     static func audit(
         syntax: SourceSyntax,
         path: String,
+        pathBelowRoot: String? = nil,
         configuration: AuditConfiguration,
         vocabulary: ProjectVocabulary,
         reusing prepared: FileAnalysis? = nil
@@ -144,7 +147,7 @@ enum FileAuditor {
             }
         }
         findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
-        if !findings.isEmpty, syntax.importsTestFramework || TestCode.isTestPath(path) {
+        if !findings.isEmpty, syntax.importsTestFramework || TestCode.isTestPath(pathBelowRoot ?? path) {
             guard configuration.includesTestCode else {
                 return .audited(findings: [], suppressed: suppressed, inTestCode: findings.count)
             }

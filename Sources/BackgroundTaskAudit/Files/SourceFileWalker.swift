@@ -12,6 +12,9 @@ struct SourceFileWalker {
     struct SourceFile: Sendable {
         var path: String
         var language: SourceLanguage
+        /// The path below the folder named on the command line (the file's name alone for a file named there):
+        /// what tells test code by its folders, never the folders above what the user asked for.
+        var pathBelowRoot: String
     }
 
     /// What the walk found.
@@ -34,6 +37,8 @@ struct SourceFileWalker {
 
     private var result = Result()
     private var entered: Set<FolderIdentity> = []
+    /// The path named on the command line that the walk is in.
+    private var root = ""
 
     init(configuration: AuditConfiguration) {
         self.configuration = configuration
@@ -46,6 +51,7 @@ struct SourceFileWalker {
         result = Result()
         entered = []
         for path in paths {
+            root = path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw AuditError(code: .pathNotFound, path: path)
@@ -144,7 +150,9 @@ struct SourceFileWalker {
     }
 
     private mutating func addFile(_ path: String, language: SourceLanguage) {
-        result.files.append(SourceFile(path: path, language: language))
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        let below = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
+        result.files.append(SourceFile(path: path, language: language, pathBelowRoot: below))
     }
 
     private static func resolved(_ path: String) -> String {
