@@ -126,4 +126,44 @@ struct RuleMessageTests {
             swift.contains { $0.message.contains("SafeBackgroundTask") || $0.message.contains("withBackgroundTask") })
         #expect(!swift.contains { $0.message.contains("BTKBackgroundTask") })
     }
+
+    @Test("A begin in the else of a braceless `if (task != invalid)` is guarded (BT005), as with braces")
+    func aBeginInTheElseOfABracelessIdentifierCheckIsGuarded() {
+        func bt005(_ ifBranch: String) -> Bool {
+            let source = """
+                @implementation Uploader
+                - (void)start {
+                    if (self.bgTask != UIBackgroundTaskInvalid)
+                        \(ifBranch)
+                    else {
+                        self.bgTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{
+                            [[UIApplication sharedApplication] endBackgroundTask:self.bgTask];
+                            self.bgTask = UIBackgroundTaskInvalid;
+                        }];
+                    }
+                }
+                @end
+                """
+            return findings(source, path: "App/Uploader.m").contains { $0.ruleID == "BT005" }
+        }
+        #expect(!bt005("NSLog(@\"already running %d\", (int)self.bgTask);"))
+        #expect(!bt005("[self log:[self describe:self.bgTask]];"))
+        #expect(!bt005("{ NSLog(@\"already running\"); }"))
+        // Not a check of the identifier: still an overwrite.
+        let unguarded = """
+            @implementation Uploader
+            - (void)start {
+                if (self.verbose)
+                    NSLog(@"starting");
+                else {
+                    self.bgTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{
+                        [[UIApplication sharedApplication] endBackgroundTask:self.bgTask];
+                        self.bgTask = UIBackgroundTaskInvalid;
+                    }];
+                }
+            }
+            @end
+            """
+        #expect(findings(unguarded, path: "App/Uploader.m").contains { $0.ruleID == "BT005" })
+    }
 }

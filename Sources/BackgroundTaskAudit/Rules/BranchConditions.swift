@@ -47,11 +47,31 @@ extension FileAnalysis {
             {
                 return condition(ofControl: branch)
             }
+            if !syntax.isSwift, syntax.token(elseToken - 1)?.is(";") == true {
+                return bracelessIfCondition(endingAt: elseToken - 1)
+            }
             guard syntax.isSwift, let keyword = keyword("guard", before: elseToken - 1) else { return nil }
             return (keyword + 1)..<elseToken
         default:
             return nil
         }
+    }
+
+    /// `(c)` of an Objective-C `if (c) statement;` whose braceless statement ends with the `;` at `semicolon`
+    /// (the `if` of an `else`): back over the statement's calls and messages to the `)` that closes an `if`.
+    private func bracelessIfCondition(endingAt semicolon: Int) -> Range<Int>? {
+        var cursor = semicolon - 1
+        while cursor > 0 {
+            let token = syntax.tokens[cursor]
+            if token.is(";") || token.is("{") || token.is("}") { return nil }
+            if token.is(")") || token.is("]"), let open = syntax.partner(of: cursor) {
+                if token.is(")"), syntax.token(open - 1)?.isIdentifier("if") == true { return open..<(cursor + 1) }
+                cursor = open - 1
+                continue
+            }
+            cursor -= 1
+        }
+        return nil
     }
 
     /// `(c)` when the statement at `start` is the body of an Objective-C `if (c)` without braces.
