@@ -166,4 +166,33 @@ struct RuleMessageTests {
             """
         #expect(findings(unguarded, path: "App/Uploader.m").contains { $0.ruleID == "BT005" })
     }
+
+    @Test("A begin in a block the project's helper runs on the main queue is on main, whoever calls the method")
+    func aBeginInABlockRunOnMainByAHelperIsNotOffMain() {
+        func rules(_ runner: String) -> Set<String> {
+            let source = """
+                @implementation Keeper
+                - (void)addBackgroundTask {
+                    \(runner) {
+                        if (self->_bgTask != UIBackgroundTaskInvalid) return;
+                        self->_bgTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Keep" expirationHandler:^{
+                            [[UIApplication sharedApplication] endBackgroundTask:self->_bgTask];
+                            self->_bgTask = UIBackgroundTaskInvalid;
+                        }];
+                    }];
+                }
+                - (void)connect {
+                    dispatch_async(self.queue, ^{ [self addBackgroundTask]; });
+                }
+                @end
+                """
+            return Set(findings(source, path: "App/Keeper.m").map(\.ruleID))
+        }
+        #expect(
+            !rules("[HelperTools dispatchAsync:NO reentrantOnQueue:dispatch_get_main_queue() withBlock:^").contains(
+                "BT006"))
+        #expect(!rules("[Runner runOnQueue:dispatch_get_main_queue() block:^").contains("BT006"))
+        // The same begin in a block run on another queue, or straight in the method, is off main.
+        #expect(rules("[HelperTools dispatchAsync:NO reentrantOnQueue:self.queue withBlock:^").contains("BT006"))
+    }
 }

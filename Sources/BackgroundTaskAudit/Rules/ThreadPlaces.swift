@@ -26,6 +26,7 @@ final class ThreadPlaces {
     func offMainPlace(of token: Int, onlyQueueCallers: Bool) -> String? {
         let syntax = analysis.syntax
         if let closure = queueClosure(around: token) { return closure }
+        if isInBlockRunOnMain(token) { return nil }
         guard let function = syntax.namedFunction(containing: token), syntax.scopes[function].kind == .function,
             let full = syntax.scopes[function].name
         else { return nil }
@@ -180,6 +181,22 @@ final class ThreadPlaces {
             }
             return next.is("(") ? !previous.is(".") && !previous.text.hasPrefix("->") : previous.isIdentifier("self")
         }
+    }
+
+    /// Whether the token is inside a closure handed, with the main queue, to a call: the system's
+    /// (`DispatchQueue.main.sync {`) or the project's own helper
+    /// (`[HelperTools dispatchAsync:NO reentrantOnQueue:dispatch_get_main_queue() withBlock:^{`, which runs the
+    /// block inline on main or synchronously there). Such code runs on the main thread whoever calls the function.
+    private func isInBlockRunOnMain(_ index: Int) -> Bool {
+        let syntax = analysis.syntax
+        var current = syntax.scope(containing: index)
+        while let scope = current {
+            let region = syntax.scopes[scope]
+            if region.kind == .function || region.kind == .accessor { return false }
+            if region.kind == .closure, targetsMainQueue(closure: scope) { return true }
+            current = region.parent
+        }
+        return false
     }
 
     /// `DispatchQueue.main.async {`, `dispatch_async(dispatch_get_main_queue(), ^{`, `OperationQueue.main`.
