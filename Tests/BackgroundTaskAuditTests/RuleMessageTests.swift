@@ -195,4 +195,34 @@ struct RuleMessageTests {
         // The same begin in a block run on another queue, or straight in the method, is off main.
         #expect(rules("[HelperTools dispatchAsync:NO reentrantOnQueue:self.queue withBlock:^").contains("BT006"))
     }
+
+    @Test("An expiration handler kept in a local and passed only as the handler is no completion (BT007)")
+    func aHandlerKeptInALocalIsNotACompletion() {
+        let objectiveC = """
+            @implementation Downloader
+            - (void)beginBackgroundTask {
+                if (_task == UIBackgroundTaskInvalid) {
+                    dispatch_block_t expirationHandler = ^{
+                        [self cancelDownload];
+                        [[UIApplication sharedApplication] endBackgroundTask:self->_task];
+                        self->_task = UIBackgroundTaskInvalid;
+                    };
+                    _task = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Download"
+                                                                        expirationHandler:expirationHandler];
+                }
+            }
+            - (void)terminateBackgroundTask {
+                [[UIApplication sharedApplication] endBackgroundTask:_task];
+                _task = UIBackgroundTaskInvalid;
+            }
+            @end
+            """
+        #expect(!findings(objectiveC, path: "App/Downloader.m").contains { $0.ruleID == "BT007" })
+        // Passed on once more (to a completion too), it is both: still reported.
+        let passedOn = objectiveC.replacingOccurrences(
+            of: "expirationHandler:expirationHandler];",
+            with: "expirationHandler:expirationHandler];\n        [self.session flushWithCompletion:expirationHandler];"
+        )
+        #expect(findings(passedOn, path: "App/Downloader.m").contains { $0.ruleID == "BT007" })
+    }
 }

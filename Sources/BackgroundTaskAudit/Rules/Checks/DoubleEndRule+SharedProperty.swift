@@ -51,12 +51,19 @@ extension DoubleEndRule {
             if scope == function { return nil }
             guard syntax.scopes[scope].kind == .closure else { continue }
             if let name = LocalClosureName.name(of: scope, in: syntax) {
-                // Declared, passed as the handler, and passed on once more at least.
+                // Passed as the handler, and passed on once more at least. Neither its declaration nor a selector
+                // part or argument label of the same name (`expirationHandler:expirationHandler`) is a use.
                 let region = syntax.scopes[function]
                 let uses = ((region.open + 1)..<region.close).filter {
-                    syntax.tokens[$0].isIdentifier(name) && !syntax.scopes[scope].contains($0)
+                    guard syntax.tokens[$0].isIdentifier(name), !syntax.scopes[scope].contains($0) else { return false }
+                    let previous = syntax.token($0 - 1)
+                    let next = syntax.token($0 + 1)
+                    let declared =
+                        previous?.isIdentifier("let") == true || previous?.isIdentifier("var") == true
+                        || next?.is("=") == true
+                    return !declared && next?.is(":") != true
                 }
-                return uses.count >= 3 ? "`\(name)`" : nil
+                return uses.count >= 2 ? "`\(name)`" : nil
             }
             if scope == handler { return nil }
             if case .asynchronous(let call) = analysis.timing(ofClosure: scope) { return "passed to `\(call)`" }
