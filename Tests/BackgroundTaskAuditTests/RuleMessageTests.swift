@@ -225,4 +225,23 @@ struct RuleMessageTests {
         )
         #expect(findings(passedOn, path: "App/Downloader.m").contains { $0.ruleID == "BT007" })
     }
+
+    @Test("A handler that only assigns the optional local reads nothing before the call returns (BT006)")
+    func aHandlerThatOnlyAssignsTheLocalDoesNotReadIt() {
+        func bt006(_ handlerBody: String) -> Bool {
+            let source = """
+                func execute() {
+                    var taskID: UIBackgroundTaskIdentifier?
+                    taskID = UIApplication.shared.beginBackgroundTask(withName: "Write") {
+                        \(handlerBody)
+                    }
+                    if let taskID { queue.async { UIApplication.shared.endBackgroundTask(taskID) } }
+                }
+                """
+            return findings(source).contains { $0.ruleID == "BT006" }
+        }
+        #expect(!bt006("taskID = UIBackgroundTaskIdentifier.invalid"))
+        #expect(bt006("if let taskID { UIApplication.shared.endBackgroundTask(taskID) }"))
+        #expect(bt006("UIApplication.shared.endBackgroundTask(taskID!); taskID = nil"))
+    }
 }

@@ -36,7 +36,13 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
                             + "value, the task leaks and iOS kills the app (0x8badf00d); drop it from the capture list, or use SafeBackgroundTask."
                     )
                 }
-                guard case .local = binding.storage, binding.isOptional, analysis.mentions(name, in: body) else {
+                // Read, not only assigned: a handler that just sets it (`task = .invalid`) ends nothing through it.
+                let syntax = analysis.syntax
+                let reads = body.contains { index in
+                    syntax.tokens[index].isIdentifier(name) && syntax.token(index - 1)?.is(".") != true
+                        && syntax.token(index + 1)?.is("=") != true
+                }
+                guard case .local = binding.storage, binding.isOptional, reads else {
                     return nil
                 }
                 return RuleHit(
