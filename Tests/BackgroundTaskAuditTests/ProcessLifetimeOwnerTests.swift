@@ -86,4 +86,27 @@ struct ProcessLifetimeOwnerTests {
             """
         #expect(!bt004(Self.objectiveC("Manager", extra: singleton), path: "App/Manager.m"))
     }
+
+    /// BT008: a completion that returns when `self` is nil never does in the app delegate or a singleton.
+    @Test func aCompletionThatReturnsWhenSelfIsGoneIsNotReportedForTheAppDelegate() {
+        func bt008(_ declaration: String) -> Bool {
+            let source = """
+                \(declaration) {
+                    var syncTask = UIBackgroundTaskIdentifier.invalid
+                    func sync() {
+                        let completeProcessing = { [weak self] in
+                            guard let self else { return }
+                            UIApplication.shared.endBackgroundTask(self.syncTask)
+                            self.syncTask = .invalid
+                        }
+                        syncTask = UIApplication.shared.beginBackgroundTask(withName: "Sync") { completeProcessing() }
+                        account.refresh(completion: completeProcessing)
+                    }
+                }
+                """
+            return Auditor().audit(source: source, path: "App/Source.swift").contains { $0.ruleID == "BT008" }
+        }
+        #expect(bt008("final class Syncer"))
+        #expect(!bt008("final class AppDelegate: UIResponder, UIApplicationDelegate"))
+    }
 }

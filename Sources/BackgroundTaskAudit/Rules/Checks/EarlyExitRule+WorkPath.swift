@@ -104,7 +104,9 @@ extension EarlyExitRule {
                     }
                     if let condition = analysis.decidingCondition(ofStatementAt: index, within: block),
                         analysis.mentionsVariable(binding.name, in: condition)
+                            || (testsOnlySelf(condition, syntax) && syntax.isInProcessLifetimeOwner(site.nameToken))
                     {
+                        // About the task; or `guard let self` in the app delegate or a singleton, never nil.
                         continue
                     }
                     reported.insert(index)
@@ -121,5 +123,13 @@ extension EarlyExitRule {
             }
         }
         return hits
+    }
+
+    /// Whether a condition tests only `self` or a weak or strong alias of it (`let self`, `!strongSelf`).
+    private static func testsOnlySelf(_ condition: Range<Int>, _ syntax: SourceSyntax) -> Bool {
+        let names = condition.filter { syntax.tokens[$0].kind == .identifier }.map { syntax.tokens[$0].text }
+        let keywords: Set<String> = ["let", "var", "if", "guard", "else", "nil"]
+        let selves = names.filter { !keywords.contains($0) }
+        return !selves.isEmpty && selves.allSatisfy { $0 == "self" || $0.lowercased().hasSuffix("self") }
     }
 }
