@@ -79,8 +79,8 @@ public final class ObjectiveCBackgroundTask: NSObject, Sendable {
     ) -> ObjectiveCBackgroundTask {
         // An Objective-C block is not `Sendable`: the engine calls it once, on the main actor, as the contract says.
         let handler = expirationHandler.map { block in
-            let box = BlockBox(block)
-            return { @MainActor @Sendable in box.block() }
+            let box = UncheckedSendableBox(block)
+            return { @MainActor @Sendable in box.value() }
         }
         let task = SafeBackgroundTask.begin(
             name, backend: backend, onExpiration: handler,
@@ -122,14 +122,5 @@ public final class ObjectiveCBackgroundTask: NSObject, Sendable {
     static func fileID(of path: String?) -> String {
         guard let path, !path.isEmpty else { return "Objective-C" }
         return path.split(separator: "/").suffix(2).joined(separator: "/")
-    }
-}
-
-/// An Objective-C block, called only on the main actor.
-private final class BlockBox: @unchecked Sendable {  // the block is only called on the main actor
-    let block: () -> Void
-
-    init(_ block: @escaping () -> Void) {
-        self.block = block
     }
 }

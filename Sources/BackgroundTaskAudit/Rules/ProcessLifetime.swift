@@ -2,6 +2,11 @@
 /// instance in a static `shared`-like property). A `[weak self]` or `__weak` reference to one is never nil
 /// while the app runs, so a handler that ends the task through it always does.
 extension SourceSyntax {
+    /// Whether `name` is `self` or a weak or strong alias of it (`weakSelf`, `strongSelf`, `sself`).
+    static func namesSelf(_ name: String) -> Bool {
+        name.lowercased().hasSuffix("self")
+    }
+
     /// Whether the code at `index` is a method of an object that lives as long as the process.
     func isInProcessLifetimeOwner(_ index: Int) -> Bool {
         guard let name = isSwift ? enclosingSwiftType(of: index) : enclosingImplementation(of: index) else {

@@ -104,14 +104,14 @@ struct BackgroundOnlyFaceTests {
 
     @Test func anAsyncBodyIsCancelledWhenTimeRunsOutInTheBackground() async throws {
         let simulator = BackgroundTaskSimulator()
-        let started = Meeting()
+        let started = Locked(false)
         let work = Task { @MainActor in
             try await withBackgroundTask("Export", backend: simulator, holdsAssertionOnlyInBackground: true) {
-                await started.arrive()
+                started.withLock { $0 = true }
                 try await Task.sleep(nanoseconds: 60_000_000_000)
             }
         }
-        await started.wait()
+        _ = await waitUntil("the export to start") { started.value }
         #expect(simulator.outstanding.isEmpty)
         simulator.enterBackground()
         #expect(simulator.outstanding.map(\.name) == ["Export"])
@@ -146,17 +146,6 @@ struct BackgroundOnlyFaceTests {
             SafeBackgroundTask.begin("Default", holdsAssertionOnlyInBackground: true).end()
         }
         #expect(simulator.assertionHistory.map(\.assertion.name) == ["Default"])
-    }
-}
-
-/// A point one task reaches and another waits for.
-private actor Meeting {
-    private var reached = false
-
-    func arrive() { reached = true }
-
-    func wait() async {
-        while !reached { try? await Task.sleep(nanoseconds: 1_000_000) }
     }
 }
 

@@ -130,6 +130,6 @@ extension EarlyExitRule {
         let names = condition.filter { syntax.tokens[$0].kind == .identifier }.map { syntax.tokens[$0].text }
         let keywords: Set<String> = ["let", "var", "if", "guard", "else", "nil"]
         let selves = names.filter { !keywords.contains($0) }
-        return !selves.isEmpty && selves.allSatisfy { $0 == "self" || $0.lowercased().hasSuffix("self") }
+        return !selves.isEmpty && selves.allSatisfy(SourceSyntax.namesSelf)
     }
 }

@@ -73,7 +73,7 @@ enum LateEndRule: RuleChecking {
             )
         }
         // A weak reference to the app delegate or a singleton (`self`, `weakSelf`) is never nil while the app runs.
-        let onlySelf = weakNames.allSatisfy { $0 == "self" || $0.lowercased().hasSuffix("self") }
+        let onlySelf = weakNames.allSatisfy(SourceSyntax.namesSelf)
         guard !weakNames.isEmpty, !(onlySelf && syntax.isInProcessLifetimeOwner(site.nameToken)) else { return nil }
         let bailsOut = synchronous.allSatisfy {
             canBailOut(before: $0, handler: handler, weakNames: guarded, ends: synchronous, in: analysis)
