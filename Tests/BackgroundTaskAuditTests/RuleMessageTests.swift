@@ -230,6 +230,7 @@ struct RuleMessageTests {
     func aHandlerThatOnlyAssignsTheLocalDoesNotReadIt() {
         func bt006(_ handlerBody: String) -> Bool {
             let source = """
+                func run() { queue.async { execute() } }
                 func execute() {
                     var taskID: UIBackgroundTaskIdentifier?
                     taskID = UIApplication.shared.beginBackgroundTask(withName: "Write") {

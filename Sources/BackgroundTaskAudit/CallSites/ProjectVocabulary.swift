@@ -25,6 +25,10 @@ struct ProjectVocabulary: Sendable, Equatable {
     /// The code base declares `func beginBackgroundTask()` (no parameters): a call with no arguments
     /// and no closure is that method, not UIKit's.
     var declaresZeroArgumentBegin = false
+    /// The code base declares a Swift method with UIKit's name and labels,
+    /// `beginBackgroundTask(withName:expirationHandler:)`, that passes the handler on to the system's: a call of that
+    /// name on a receiver that is not the application is that method (checked like a begin, not a raw call).
+    var declaresSameNameBegin = false
     /// Names called inside closures that run on a queue (``ThreadPlaces``), anywhere in the code base.
     var queueCalledNames: Set<String> = []
     /// For each function, the names it calls synchronously in its own body.
@@ -37,7 +41,9 @@ struct ProjectVocabulary: Sendable, Equatable {
     /// How often each name is called in the files read, all files together.
     var callCounts: [String: Int] = [:]
 
-    var isEmpty: Bool { beginShims.isEmpty && endShims.isEmpty && !declaresZeroArgumentBegin }
+    var isEmpty: Bool {
+        beginShims.isEmpty && endShims.isEmpty && !declaresZeroArgumentBegin && !declaresSameNameBegin
+    }
 
     /// Every name whose call a file must be read for.
     var shimNames: [String] { Array(beginShims.keys) + Array(endShims.keys) }
@@ -55,6 +61,7 @@ struct ProjectVocabulary: Sendable, Equatable {
         beginShims.merge(other.beginShims) { first, _ in first }
         endShims.merge(other.endShims) { first, _ in first }
         declaresZeroArgumentBegin = declaresZeroArgumentBegin || other.declaresZeroArgumentBegin
+        declaresSameNameBegin = declaresSameNameBegin || other.declaresSameNameBegin
         queueCalledNames.formUnion(other.queueCalledNames)
         siteFunctions.formUnion(other.siteFunctions)
         siteClasses.formUnion(other.siteClasses)
@@ -106,9 +113,13 @@ struct ProjectVocabulary: Sendable, Equatable {
             else { continue }
             switch site.kind {
             case .begin:
-                guard let handler = forwarding.forwardedParameter(site.handler, in: signature, within: function),
-                    signature.name != "beginBackgroundTask"
-                else { continue }
+                guard let handler = forwarding.forwardedParameter(site.handler, in: signature, within: function) else {
+                    continue
+                }
+                guard signature.name != "beginBackgroundTask" else {
+                    vocabulary.declaresSameNameBegin = vocabulary.declaresSameNameBegin || syntax.isSwift
+                    continue
+                }
                 let name = forwarding.forwardedParameter(site.name, in: signature, within: function)
                 let shim = Shim(pieces: signature.pieces, argumentIndex: handler, nameIndex: name)
                 vocabulary.beginShims[signature.key] = vocabulary.beginShims[signature.key] ?? shim

@@ -72,7 +72,8 @@ struct SwiftCallParser {
                 end: end,
                 name: name.map { value(of: $0.tokens) } ?? .absent,
                 handler: trailingClosure.map { .closure(scope: $0) } ?? handler.map { value(of: $0.tokens) } ?? .absent,
-                endArgument: nil
+                endArgument: nil,
+                isShimCall: vocabulary.declaresSameNameBegin && !isOnApplication(receiverFrom: start, to: index)
             )
         case .end:
             guard arguments.count == 1, arguments[0].label == nil, trailingClosure == nil else { return nil }
@@ -150,6 +151,16 @@ struct SwiftCallParser {
             return nil
         }
         return site
+    }
+
+    /// Whether the call's receiver reads as the application (`UIApplication.shared.`, `application.`, `app?.`), or it
+    /// has none (a method of a `UIApplication` extension): otherwise it may be the code base's method of the same name.
+    private func isOnApplication(receiverFrom start: Int, to name: Int) -> Bool {
+        guard start < name - 1 else { return true }
+        let words = syntax.tokens[start..<(name - 1)].filter { $0.kind == .identifier }.map { $0.text.lowercased() }
+        guard let last = words.last else { return true }
+        return words.contains { $0.contains("application") } || last == "app" || last.hasSuffix("app")
+            || last == "shared" && words.count == 1
     }
 
     /// `beginBackgroundTask(withName:expirationHandler:)` names the method without calling it.

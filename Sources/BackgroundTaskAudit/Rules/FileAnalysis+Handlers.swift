@@ -109,6 +109,17 @@ extension FileAnalysis {
         }
     }
 
+    /// Whether `range` reads the variable `name` (leading underscores aside): mentions it other than as the
+    /// target of a plain assignment (`task = .invalid` only writes it).
+    func readsVariable(_ name: String, in range: Range<Int>) -> Bool {
+        range.contains { index in
+            let token = syntax.tokens[index]
+            guard token.kind == .identifier, token.text.drop(while: { $0 == "_" }) == name else { return false }
+            guard let next = syntax.token(index + 1) else { return true }
+            return !(next.kind == .operator && next.text == "=")
+        }
+    }
+
     /// Whether `name` appears as a plain identifier (not as a member after `.` or `->`) in `range`.
     func mentions(_ name: String, in range: Range<Int>) -> Bool {
         range.contains { index in

@@ -89,11 +89,9 @@ struct FileAnalysis {
     }
 
     /// The same analysis, knowing more of the code base — when that cannot change its call sites
-    /// (no shims, no zero-argument `beginBackgroundTask()`); `nil` otherwise.
+    /// (no shims, no method of its own named like UIKit's begin); `nil` otherwise.
     func knowing(_ vocabulary: ProjectVocabulary) -> FileAnalysis? {
-        guard vocabulary.beginShims.isEmpty, vocabulary.endShims.isEmpty, !vocabulary.declaresZeroArgumentBegin else {
-            return nil
-        }
+        guard vocabulary.isEmpty else { return nil }
         var analysis = self
         analysis.vocabulary = vocabulary
         analysis.shared = SharedAnswers()

@@ -83,3 +83,17 @@ extension SourceSyntax {
         return false
     }
 }
+
+extension FileAnalysis {
+    /// Whether the file's `deinit` (Swift) or `dealloc` (Objective-C) ends a task, directly or through a
+    /// helper of the same object: then a `[weak self]` that has become nil means the task was ended already.
+    var endsTaskWhenOwnerGoes: Bool {
+        let helpers = functionsThatEnd
+        return syntax.scopes.indices.contains { scope in
+            let region = syntax.scopes[scope]
+            guard region.kind == .function, region.name == "deinit" || region.name == "dealloc" else { return false }
+            return endCalls.contains { region.contains($0.nameToken) }
+                || !helperEndCalls(in: scope, helpers: helpers).isEmpty
+        }
+    }
+}

@@ -19,7 +19,7 @@ extension CaptureBeforeAssignmentRule {
             // The handler reads the identifier, itself or through a same-file function that ends it.
             let region = analysis.syntax.scopes[handler]
             guard
-                analysis.mentionsVariable(binding.name, in: (region.open + 1)..<region.close)
+                analysis.readsVariable(binding.name, in: (region.open + 1)..<region.close)
                     || !analysis.helperEndCalls(in: handler, helpers: analysis.functionsThatEnd).isEmpty,
                 let queue = analysis.threadPlaces.offMainPlace(of: site.nameToken, onlyQueueCallers: true)
             else { continue }

@@ -3,7 +3,8 @@
 /// Objective-C: a local without `__block` is copied into the block when the block is created, before
 /// the call returns. Swift: a capture list (`[task] in`) copies it the same way; an optional or
 /// implicitly unwrapped local `var` read by its own handler is still `nil` when the handler runs
-/// before `beginBackgroundTask` has returned (begun off the main thread, little time left). And any
+/// before `beginBackgroundTask` has returned, which needs a begin off the main thread (the code base
+/// shows it on a queue) and little time left. And any
 /// identifier stored after a begin made off the main thread (``offMainHits(in:)``).
 enum CaptureBeforeAssignmentRule: RuleChecking {
     static let rule = AuditRule(
@@ -42,14 +43,19 @@ enum CaptureBeforeAssignmentRule: RuleChecking {
                     syntax.tokens[index].isIdentifier(name) && syntax.token(index - 1)?.is(".") != true
                         && syntax.token(index + 1)?.is("=") != true
                 }
-                guard case .local = binding.storage, binding.isOptional, reads else {
+                // The handler runs on the main thread: begun there, it cannot run before the assignment. Only a begin
+                // the code base shows off the main thread can lose the race.
+                guard case .local = binding.storage, binding.isOptional, reads,
+                    let place = analysis.threadPlaces.offMainPlace(of: site.nameToken, onlyQueueCallers: false)
+                else {
                     return nil
                 }
                 return RuleHit(
                     token: site.nameToken,
                     message:
-                        "The handler reads `\(name)`, which this call assigns: if it runs before the call returns (begun "
-                        + "off main, little time left) the end is skipped and iOS kills the app (0x8badf00d); use SafeBackgroundTask."
+                        "The handler reads `\(name)`, which this call assigns, and the begin runs off the main thread "
+                        + "(\(place)): if the handler runs before the call returns (little time left) the end is skipped and "
+                        + "iOS kills the app (0x8badf00d); use SafeBackgroundTask."
                 )
             }
             guard case .local = binding.storage, !binding.isBlockQualified, analysis.mentions(name, in: body) else {

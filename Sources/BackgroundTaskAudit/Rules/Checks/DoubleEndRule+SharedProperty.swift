@@ -20,19 +20,28 @@ extension DoubleEndRule {
                 }
                 return !["dealloc", "deinit"].contains(syntax.scopes[other].name ?? "")
             }
-            guard overwritable.contains(site.nameToken) || endedElsewhere else { continue }
-            let region = syntax.scopes[function]
             let handler = analysis.handlerScope(of: site)
+            // A flag that keeps a second run out, cleared by the expiration handler: after an expiry the next
+            // run begins while this run's work is still going.
+            let reopened = handler.flatMap { handler in
+                analysis.guardFlags(of: site, in: function).first { analysis.clearsFlag([$0], in: handler) }
+            }
+            guard overwritable.contains(site.nameToken) || endedElsewhere || reopened != nil else { continue }
+            let region = syntax.scopes[function]
             for end in analysis.ends(of: binding) where region.contains(end.nameToken) {
                 guard let completion = sharedCompletion(around: end.nameToken, handler: handler, in: function, analysis)
                 else { continue }
+                let meanwhile =
+                    reopened.map {
+                        "the expiration handler clears `\($0)`, so after an expiry the next run begins a task "
+                            + "before this one ends: this ends that newer task early"
+                    }
+                    ?? "if this code ran again meanwhile, that is the newer task, ended early, while this run's task runs to expiry"
                 hits.append(
                     RuleHit(
                         token: end.nameToken,
                         message: "This completion (\(completion)) ends `\(binding.written)` as it is when it runs: "
-                            + "if this code ran again meanwhile, that is the newer task, ended early, while this "
-                            + "run's task runs to expiry; end the identifier this run began, or use "
-                            + "BackgroundTaskManager."
+                            + meanwhile + "; end the identifier this run began, or use BackgroundTaskManager."
                     )
                 )
                 break
@@ -63,7 +72,16 @@ extension DoubleEndRule {
                         || next?.is("=") == true
                     return !declared && next?.is(":") != true
                 }
-                return uses.count >= 2 ? "`\(name)`" : nil
+                // Or called only later: from a closure that runs after this function (`Task { …; done() }`).
+                let calledLater = uses.contains { use in
+                    syntax.scopeChain(from: syntax.scope(containing: use)).prefix { $0 != function }.contains {
+                        guard syntax.scopes[$0].kind == .closure, $0 != handler,
+                            case .asynchronous = analysis.timing(ofClosure: $0)
+                        else { return false }
+                        return true
+                    }
+                }
+                return uses.count >= 2 || calledLater ? "`\(name)`" : nil
             }
             if scope == handler { return nil }
             if case .asynchronous(let call) = analysis.timing(ofClosure: scope) { return "passed to `\(call)`" }

@@ -72,9 +72,12 @@ enum LateEndRule: RuleChecking {
                     + "iOS kills the app (0x8badf00d); end it on every path, or use SafeBackgroundTask."
             )
         }
-        // A weak reference to the app delegate or a singleton (`self`, `weakSelf`) is never nil while the app runs.
+        // A weak reference to the app delegate or a singleton (`self`, `weakSelf`) is never nil while the app runs;
+        // one to an owner whose `deinit` / `dealloc` ends the task is nil only once the task has been ended.
         let onlySelf = weakNames.allSatisfy(SourceSyntax.namesSelf)
-        guard !weakNames.isEmpty, !(onlySelf && syntax.isInProcessLifetimeOwner(site.nameToken)) else { return nil }
+        guard !weakNames.isEmpty,
+            !(onlySelf && (syntax.isInProcessLifetimeOwner(site.nameToken) || analysis.endsTaskWhenOwnerGoes))
+        else { return nil }
         let bailsOut = synchronous.allSatisfy {
             canBailOut(before: $0, handler: handler, weakNames: guarded, ends: synchronous, in: analysis)
         }

@@ -3,7 +3,8 @@
 ///
 /// Stays silent where a second begin cannot overwrite a live identifier: the begin is in an
 /// initializer or an operation's `start`/`main` (a one-shot owner), it is behind an "already
-/// started" check of the same variable (`if (self.task != UIBackgroundTaskInvalid) return;`), or the
+/// started" check of the same variable (`if (self.task != UIBackgroundTaskInvalid) return;`) or of a
+/// flag set before the begin and cleared with the end (`guard !isSyncing else { return }; isSyncing = true`), or the
 /// same function ends the old task first (`[self endTask]; self.task = [app begin…]`), or it begins
 /// on entering the background and the return to the foreground ends it.
 enum StoredIdentifierRule: RuleChecking {
@@ -155,7 +156,7 @@ enum StoredIdentifierRule: RuleChecking {
                 return true
             }
         }
-        return false
+        return !analysis.guardFlags(of: site, in: function).isEmpty
     }
 
     /// A begin on entering the background whose task the return to the foreground ends: the app cannot

@@ -38,3 +38,23 @@ extension UIApplication {
         }
     }
 }
+
+final class ShareProvider {
+    func beginBackgroundTask(withName name: String, expirationHandler handler: @escaping () -> Void)
+        -> UIBackgroundTaskIdentifier
+    {
+        UIApplication.shared.beginBackgroundTask(withName: name, expirationHandler: handler)
+    }
+}
+
+final class ShareController {
+    // sample: the code base has a method with UIKit's name, but this call is on the application itself
+    func share(application: UIApplication) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = application.beginBackgroundTask(withName: "Share") {  // expect: BT001
+            application.endBackgroundTask(task)
+            task = .invalid
+        }
+        Sharing.start { application.endBackgroundTask(task) }
+    }
+}

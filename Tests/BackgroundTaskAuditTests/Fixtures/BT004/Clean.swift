@@ -197,3 +197,25 @@ final class BranchingUploader {
         Feed.refresh(endingTask: task)
     }
 }
+
+final class TaskAssertion {
+    private var taskID = UIBackgroundTaskIdentifier.invalid
+
+    // sample: [weak self] in the handler of an object whose deinit ends the task: once the object is gone, so is
+    // the task
+    init(name: String) {
+        taskID = UIApplication.shared.beginBackgroundTask(withName: name) { [weak self] in
+            self?.finish()
+        }
+    }
+
+    deinit {
+        finish()
+    }
+
+    func finish() {
+        guard taskID != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(taskID)
+        taskID = .invalid
+    }
+}

@@ -103,3 +103,24 @@ enum EventsFlusher {
         return { app.endBackgroundTask(taskID.value) }
     }
 }
+
+@MainActor
+final class FeedSyncer {
+    var syncTask = UIBackgroundTaskIdentifier.invalid
+    var isSyncing = false
+
+    // sample: a one-at-a-time flag, set before the begin and cleared with the end, keeps a second run out
+    func syncFeeds() {
+        guard !isSyncing else { return }
+        isSyncing = true
+        syncTask = UIApplication.shared.beginBackgroundTask(withName: "Sync feeds") {
+            UIApplication.shared.endBackgroundTask(self.syncTask)
+            self.syncTask = .invalid
+        }
+        Feeds.sync {
+            self.isSyncing = false
+            UIApplication.shared.endBackgroundTask(self.syncTask)
+            self.syncTask = .invalid
+        }
+    }
+}

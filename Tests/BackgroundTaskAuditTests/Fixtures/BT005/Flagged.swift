@@ -50,3 +50,24 @@ func uploadEverything() {
         sharedUploadTask = .invalid
     }
 }
+
+@MainActor
+final class FeedSyncer {
+    var syncTask = UIBackgroundTaskIdentifier.invalid
+    var isSyncing = false
+
+    // sample: a flag that is tested but set only when the work has finished: a second run passes the check
+    func syncFeeds() {
+        guard !isSyncing else { return }
+        syncTask = UIApplication.shared.beginBackgroundTask(withName: "Sync feeds") {  // expect: BT005
+            UIApplication.shared.endBackgroundTask(self.syncTask)
+            self.syncTask = .invalid
+        }
+        Feeds.sync {
+            self.isSyncing = true
+            UIApplication.shared.endBackgroundTask(self.syncTask)
+            self.syncTask = .invalid
+            self.isSyncing = false
+        }
+    }
+}

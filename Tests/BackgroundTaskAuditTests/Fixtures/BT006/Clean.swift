@@ -46,6 +46,31 @@ final class ContactSync {
     }
 }
 
+final class MainThreadContactSync {
+    let app = UIApplication.shared
+
+    // sample: an implicitly unwrapped var read by its own handler, begun on the main thread: the handler runs on
+    // main too, so it cannot run before the call returns
+    func sceneDidEnterBackground() {
+        var task: UIBackgroundTaskIdentifier!
+        task = app.beginBackgroundTask(withName: "Sync contacts") {
+            self.app.endBackgroundTask(task)
+            task = .invalid
+        }
+        Work.finish { UIApplication.shared.endBackgroundTask(task) }
+    }
+
+    // sample: an optional var read by its own handler, in a method called only on the main thread
+    func merge() {
+        var task: UIBackgroundTaskIdentifier?
+        task = app.beginBackgroundTask(withName: "Merge contacts") {
+            if let task { self.app.endBackgroundTask(task) }
+            task = nil
+        }
+        Work.finish { if let task { UIApplication.shared.endBackgroundTask(task) } }
+    }
+}
+
 final class MainQueueUploader {
     var uploadTask = UIBackgroundTaskIdentifier.invalid
     let queue = DispatchQueue(label: "upload")

@@ -3,8 +3,18 @@ import UIKit
 
 final class ContactSync {
     let app = UIApplication.shared
+    let queue = DispatchQueue(label: "contacts")
 
-    // sample: an implicitly unwrapped var read by its own handler
+    // The begins below run on this queue: their handlers (on main) can run before the assignment.
+    func refresh() {
+        queue.async {
+            self.sync()
+            self.merge()
+            self.prune()
+        }
+    }
+
+    // sample: an implicitly unwrapped var read by its own handler, begun off the main thread
     func sync() {
         var task: UIBackgroundTaskIdentifier!
         task = app.beginBackgroundTask(withName: "Sync contacts") {  // expect: BT006 BT008
@@ -13,7 +23,7 @@ final class ContactSync {
         }
     }
 
-    // sample: an optional var read by its own handler
+    // sample: an optional var read by its own handler, begun off the main thread
     func merge() {
         var task: UIBackgroundTaskIdentifier?
         task = app.beginBackgroundTask(withName: "Merge contacts") {  // expect: BT006 BT008
@@ -22,7 +32,7 @@ final class ContactSync {
         }
     }
 
-    // sample: a var initialized to nil
+    // sample: a var initialized to nil, begun off the main thread
     func prune() {
         var task: UIBackgroundTaskIdentifier? = nil
         task = app.beginBackgroundTask(withName: "Prune contacts") {  // expect: BT006 BT008

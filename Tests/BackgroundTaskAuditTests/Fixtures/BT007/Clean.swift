@@ -149,3 +149,29 @@ final class Refresher {
         refreshTask = .invalid
     }
 }
+
+@MainActor
+final class ArticleStatusSyncer {
+    var statusTask = UIBackgroundTaskIdentifier.invalid
+    var isRunning = false
+
+    // sample: a one-at-a-time flag that only the run's own completion clears: no second run can begin before
+    // this run's completion has ended its task
+    func syncStatus() {
+        guard !isRunning else { return }
+        isRunning = true
+        let complete = {
+            UIApplication.shared.endBackgroundTask(self.statusTask)
+            self.statusTask = .invalid
+            self.isRunning = false
+        }
+        statusTask = UIApplication.shared.beginBackgroundTask(withName: "Article status") {
+            UIApplication.shared.endBackgroundTask(self.statusTask)
+            self.statusTask = .invalid
+        }
+        Task { @MainActor in
+            await Articles.syncStatus()
+            complete()
+        }
+    }
+}

@@ -166,3 +166,30 @@ final class SessionUploader {
         }
     }
 }
+
+@MainActor
+final class ArticleStatusSyncer {
+    var statusTask = UIBackgroundTaskIdentifier.invalid
+    var isRunning = false
+
+    // sample: the expiration handler clears the one-at-a-time flag, so after an expiry the next run begins while
+    // this run's work goes on, and this run's completion ends the newer task
+    func syncStatus() {
+        guard !isRunning else { return }
+        isRunning = true
+        let complete = {
+            self.isRunning = false
+            UIApplication.shared.endBackgroundTask(self.statusTask)  // expect: BT007
+            self.statusTask = .invalid
+        }
+        statusTask = UIApplication.shared.beginBackgroundTask(withName: "Article status") {
+            self.isRunning = false
+            UIApplication.shared.endBackgroundTask(self.statusTask)
+            self.statusTask = .invalid
+        }
+        Task { @MainActor in
+            await Articles.syncStatus()
+            complete()
+        }
+    }
+}
