@@ -18,7 +18,7 @@ enum DoubleEndRule: RuleChecking {
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
         pairHits(in: analysis) + crossThreadHits(in: analysis) + copyResetHits(in: analysis)
-            + sharedPropertyHits(in: analysis)
+            + sharedPropertyHits(in: analysis) + helperPairHits(in: analysis)
     }
 
     private static func pairHits(in analysis: FileAnalysis) -> [RuleHit] {
@@ -139,7 +139,7 @@ enum DoubleEndRule: RuleChecking {
     }
 
     /// The identifier's resets to invalid, by executable scope: the last one in each.
-    private struct Resets {
+    struct Resets {
         /// Normalized name → executable scope → the last reset's `=` token.
         private var last: [String: [Int: Int]] = [:]
 

@@ -14,6 +14,7 @@ enum EarlyExitRule: RuleChecking {
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
         exitHits(in: analysis) + neverEndedHits(in: analysis) + workPathHits(in: analysis)
+            + helperSequenceHits(in: analysis)
     }
 
     private static func exitHits(in analysis: FileAnalysis) -> [RuleHit] {
@@ -35,9 +36,20 @@ enum EarlyExitRule: RuleChecking {
                 guard let scope = syntax.executableScope(containing: index), syntax.scopes[scope].contains(end),
                     !blockEndsFirst(before: index, ends: ends, in: syntax)
                 else { continue }
-                if kind == "try", isCaught(index, within: scope, in: syntax) { continue }
+                if kind == "try", isCaught(index, sparing: end, ends: ends, within: scope, in: syntax) { continue }
                 let beginLine = syntax.tokens[site.nameToken].line
                 let endLine = syntax.tokens[end].line
+                if kind == "try", let line = catchLine(index, within: scope, in: syntax) {
+                    hits.append(
+                        RuleHit(
+                            token: index,
+                            message: "This `try` can throw to the `catch` on line \(line), past the end (line "
+                                + "\(syntax.tokens[end].line)) of the task begun on line \(syntax.tokens[site.nameToken].line): "
+                                + "it runs to expiry; end it in the `catch` too, or use withBackgroundTask."
+                        )
+                    )
+                    continue
+                }
                 let name = leftCode(scope, exit: index, in: analysis)
                 hits.append(
                     RuleHit(
@@ -77,7 +89,7 @@ enum EarlyExitRule: RuleChecking {
     }
 
     /// `return`, `throw`, `@throw`, or a Swift `try` that is not `try?` / `try!`.
-    private static func exitKind(at index: Int, in syntax: SourceSyntax) -> String? {
+    static func exitKind(at index: Int, in syntax: SourceSyntax) -> String? {
         let token = syntax.tokens[index]
         if token.isIdentifier("return") || token.isIdentifier("throw") { return token.text }
         if token.kind == .directive, token.text == "@throw" { return token.text }
@@ -106,13 +118,52 @@ enum EarlyExitRule: RuleChecking {
         return ends[low...].prefix { $0 < index }.contains { syntax.executableScope(containing: $0) == executable }
     }
 
-    /// A `try` inside a `do` block of the same function or closure is caught there.
-    private static func isCaught(_ index: Int, within scope: Int, in syntax: SourceSyntax) -> Bool {
+    /// A `try` inside a `do` block of the same function or closure is caught there, and the code goes on
+    /// after the `do` / `catch` to the end — unless the `do` block holds the end too: then a throw skips it, and
+    /// only a `catch` that ends the task (one of `ends`) spares it.
+    static func isCaught(_ index: Int, sparing end: Int, ends: [Int], within scope: Int, in syntax: SourceSyntax)
+        -> Bool
+    {
         var current = syntax.scope(containing: index)
         while let block = current, block != scope {
-            if syntax.scopes[block].kind == .control, syntax.scopes[block].name == "do" { return true }
-            current = syntax.scopes[block].parent
+            let region = syntax.scopes[block]
+            if region.kind == .control, region.name == "do" {
+                guard region.contains(end) else { return true }
+                return catchClauses(of: block, in: syntax).contains { clause in
+                    ends.contains { syntax.scopes[clause].contains($0) }
+                }
+            }
+            current = region.parent
         }
         return false
+    }
+
+    /// For a `try` inside a `do` block below `scope`: the line of the `catch` its error goes to.
+    static func catchLine(_ index: Int, within scope: Int, in syntax: SourceSyntax) -> Int? {
+        var current = syntax.scope(containing: index)
+        while let block = current, block != scope {
+            if syntax.scopes[block].kind == .control, syntax.scopes[block].name == "do" {
+                return catchClauses(of: block, in: syntax).first.map { Int(syntax.tokens[syntax.scopes[$0].open].line) }
+            }
+            current = syntax.scopes[block].parent
+        }
+        return nil
+    }
+
+    /// The `catch` blocks that follow a `do` block.
+    private static func catchClauses(of block: Int, in syntax: SourceSyntax) -> [Int] {
+        let region = syntax.scopes[block]
+        var clauses: [Int] = []
+        var after = region.close
+        let limit = region.parent.map { syntax.scopes[$0].close } ?? syntax.tokens.count
+        for scope in (block + 1)..<syntax.scopes.count {
+            let candidate = syntax.scopes[scope]
+            if candidate.open > limit { break }
+            guard candidate.parent == region.parent, candidate.open > after else { continue }
+            guard candidate.kind == .control, candidate.name == "catch" else { break }
+            clauses.append(scope)
+            after = candidate.close
+        }
+        return clauses
     }
 }

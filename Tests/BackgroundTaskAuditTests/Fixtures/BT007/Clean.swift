@@ -175,3 +175,28 @@ final class ArticleStatusSyncer {
         }
     }
 }
+
+@MainActor
+final class FeedbackSender {
+    private var feedbackTask: UIBackgroundTaskIdentifier?
+
+    private func startFeedbackTask() {
+        guard feedbackTask == nil else { return }
+        feedbackTask = UIApplication.shared.beginBackgroundTask(withName: "Feedback") {
+            self.endFeedbackTask()
+        }
+    }
+
+    // sample: an end helper called by the handler and after the work, which resets the identifier
+    private func endFeedbackTask() {
+        guard let feedbackTask else { return }
+        UIApplication.shared.endBackgroundTask(feedbackTask)
+        self.feedbackTask = nil
+    }
+
+    func sendInBackground() async {
+        startFeedbackTask()
+        await Feedback.drain()
+        endFeedbackTask()
+    }
+}

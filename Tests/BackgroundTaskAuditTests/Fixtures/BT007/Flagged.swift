@@ -193,3 +193,27 @@ final class ArticleStatusSyncer {
         }
     }
 }
+
+@MainActor
+final class FeedbackSender {
+    private var feedbackTask: UIBackgroundTaskIdentifier?
+
+    private func startFeedbackTask() {
+        guard feedbackTask == nil else { return }
+        feedbackTask = UIApplication.shared.beginBackgroundTask(withName: "Feedback") {
+            self.endFeedbackTask()
+        }
+    }
+
+    // sample: an end helper that never resets the identifier, called by the handler and after the work
+    private func endFeedbackTask() {
+        guard let feedbackTask else { return }
+        UIApplication.shared.endBackgroundTask(feedbackTask)
+    }
+
+    func sendInBackground() async {
+        startFeedbackTask()
+        await Feedback.drain()
+        endFeedbackTask()  // expect: BT007
+    }
+}

@@ -123,3 +123,59 @@ final class EventUploader {
         uploadTask = .invalid
     }
 }
+
+@MainActor
+final class SessionCloser {
+    private var closeTask = UIBackgroundTaskIdentifier.invalid
+
+    private func startCloseTask() {
+        guard closeTask == .invalid else { return }
+        closeTask = UIApplication.shared.beginBackgroundTask(withName: "Close session") {
+            self.endCloseTask()
+        }
+    }
+
+    private func endCloseTask() {
+        UIApplication.shared.endBackgroundTask(closeTask)
+        closeTask = .invalid
+    }
+
+    // sample: a begin helper and an end helper around a throwing call whose catch ends the task too
+    func enterBackground() async {
+        do {
+            startCloseTask()
+            try await Session.close()
+            endCloseTask()
+        } catch {
+            endCloseTask()
+        }
+    }
+
+    // sample: a begin helper on one branch that returns on purpose: the server's stop ends the task later
+    func startServer() -> Bool {
+        if Server.start() {
+            startCloseTask()
+            return true
+        }
+        endCloseTask()
+        return false
+    }
+}
+
+final class DiskWriter {
+    // sample: a try inside do whose catch is followed by the end: the error is caught and the end still runs
+    func write(_ data: Data, to url: URL) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Write") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        do {
+            try data.write(to: url)
+        } catch {
+            Log.error(error)
+        }
+        UIApplication.shared.endBackgroundTask(task)
+        task = .invalid
+    }
+}

@@ -123,3 +123,58 @@ final class SessionFlusher {
         sessionTask = .invalid
     }
 }
+
+@MainActor
+final class SessionCloser {
+    private var closeTask = UIBackgroundTaskIdentifier.invalid
+
+    private func startCloseTask() {
+        guard closeTask == .invalid else { return }
+        closeTask = UIApplication.shared.beginBackgroundTask(withName: "Close session") {
+            self.endCloseTask()
+        }
+    }
+
+    private func endCloseTask() {
+        UIApplication.shared.endBackgroundTask(closeTask)
+        closeTask = .invalid
+    }
+
+    // sample: a begin helper and an end helper with a throwing call between them, caught by a catch that does not end
+    func enterBackground() async {
+        do {
+            startCloseTask()
+            try await Session.close()  // expect: BT008
+            await Session.drain()
+            endCloseTask()
+        } catch {
+            Log.error(error)
+        }
+    }
+
+    // sample: a begin helper, then a guard that returns before the end helper
+    func flushAndClose(pending: Int) async {
+        startCloseTask()
+        guard pending > 0 else { return }  // expect: BT008
+        await Session.flush()
+        endCloseTask()
+    }
+}
+
+final class DiskWriter {
+    // sample: a try inside do between a begin and its end in one function, and the catch does not end
+    func write(_ data: Data, to url: URL) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Write") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        do {
+            try data.write(to: url)  // expect: BT008
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        } catch {
+            Log.error(error)
+        }
+    }
+}
