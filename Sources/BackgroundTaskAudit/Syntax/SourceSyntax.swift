@@ -86,6 +86,23 @@ struct SourceSyntax: Sendable {
         scopeChain(from: inner).contains(outer)
     }
 
+    /// The text of tokens in `range` with a space wherever the source had one (for messages: `case .error`).
+    func spacedText(_ range: Range<Int>) -> String {
+        var text = ""
+        var previous: Token?
+        for index in range.clamped(to: 0..<tokens.count) {
+            let token = tokens[index]
+            if let previous,
+                previous.line != token.line || Int(token.column) > Int(previous.column) + previous.text.utf8.count
+            {
+                text += " "
+            }
+            text += token.text
+            previous = token
+        }
+        return text
+    }
+
     /// The text of tokens in `range`, joined without spaces (for messages).
     func text(_ range: Range<Int>) -> String {
         range.clamped(to: 0..<tokens.count).map { tokens[$0].text }.joined()

@@ -14,7 +14,7 @@ enum EarlyExitRule: RuleChecking {
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
         exitHits(in: analysis) + neverEndedHits(in: analysis) + workPathHits(in: analysis)
-            + helperSequenceHits(in: analysis)
+            + helperSequenceHits(in: analysis) + branchHits(in: analysis)
     }
 
     private static func exitHits(in analysis: FileAnalysis) -> [RuleHit] {
@@ -34,7 +34,7 @@ enum EarlyExitRule: RuleChecking {
             for index in (site.end + 1)..<end {
                 guard let kind = exitKind(at: index, in: syntax) else { continue }
                 guard let scope = syntax.executableScope(containing: index), syntax.scopes[scope].contains(end),
-                    !blockEndsFirst(before: index, ends: ends, in: syntax)
+                    !blockEndsFirst(before: index, ends: ends, in: syntax), !returnsTheEnd(index, end, syntax)
                 else { continue }
                 if kind == "try", isCaught(index, sparing: end, ends: ends, within: scope, in: syntax) { continue }
                 let beginLine = syntax.tokens[site.nameToken].line
@@ -61,6 +61,16 @@ enum EarlyExitRule: RuleChecking {
             }
         }
         return hits
+    }
+
+    /// `return { … end … }`, `return ^{ … }`: the exit hands the end to the caller, it does not skip it.
+    private static func returnsTheEnd(_ exit: Int, _ end: Int, _ syntax: SourceSyntax) -> Bool {
+        guard syntax.tokens[exit].isIdentifier("return") else { return false }
+        var next = exit + 1
+        if syntax.token(next)?.is("^") == true { next += 1 }
+        if syntax.token(next)?.is("(") == true, let close = syntax.partner(of: next) { next = close + 1 }
+        guard syntax.token(next)?.is("{") == true, let closure = syntax.scope(openedAt: next) else { return false }
+        return syntax.scopes[closure].contains(end)
     }
 
     /// What the exit leaves: the function, or the closure it is in (and that closure's function).

@@ -1,8 +1,10 @@
 /// BT001: a raw begin (or expiring activity) outside an allowed wrapper.
 ///
 /// A call is inside a wrapper when its file matches an `--allow` glob, when the function it is
-/// in is itself named `beginBackgroundTask…` or `performExpiringActivity…` (an implementation of
-/// the same API), or when it passes on the handler of the function or closure it is in (a shim:
+/// in is itself named `beginBackgroundTask…` or `performExpiringActivity…` and passes on a handler
+/// it was given (an implementation of the same API; a helper of that name that takes no handler and
+/// makes its own is an app's task, and reported), or when it passes on the handler of the function
+/// or closure it is in (a shim:
 /// `func beginBgTask(_ handler: …) { beginBackgroundTask { handler?() } }`). Calls of such shims
 /// are not raw calls; the other rules check them like begins.
 enum RawBeginRule: RuleChecking {
@@ -36,19 +38,84 @@ enum RawBeginRule: RuleChecking {
         }
     }
 
-    /// Inside a function named like the API, or a closure passed as an argument labelled so
-    /// (`execute(beginBackgroundTask: { name, handler in … })`).
+    /// Inside a function named like the API that passes on a handler it was given (``passesOnAHandler(_:in:_:)``),
+    /// or a closure passed as an argument labelled so
+    /// (`execute(beginBackgroundTask: { name, handler in … })`). A helper named `beginBackgroundTask…` whose handler
+    /// is its own is an app's task, not a wrapper of the API.
     private static func isInsideWrapper(_ site: CallSite, _ analysis: FileAnalysis) -> Bool {
         let syntax = analysis.syntax
         return syntax.scopeChain(from: syntax.scope(containing: site.nameToken)).contains { scope in
             let name: String?
             switch syntax.scopes[scope].kind {
-            case .function: name = syntax.scopes[scope].name
+            case .function:
+                name = syntax.scopes[scope].name
+                guard passesOnAHandler(site, in: scope, analysis) else { return false }
             case .closure: name = analysis.argumentLabel(ofClosure: scope)
             default: name = nil
             }
             guard let name else { return false }
             return name.hasPrefix("beginBackgroundTask") || name.hasPrefix("performExpiringActivity")
+        }
+    }
+
+    /// Whether the begin inside a function named like the API passes on a handler that came from elsewhere: a
+    /// handler expression that is not a local closure of this code (`expirationHandler: handler`), a closure
+    /// that calls one of the function's parameters (`{ handler?() }`), or any handler when the function takes a
+    /// closure (`expirationHandler:`, a block) that its handler reaches some other way (through a registry).
+    private static func passesOnAHandler(_ site: CallSite, in function: Int, _ analysis: FileAnalysis) -> Bool {
+        let syntax = analysis.syntax
+        switch site.handler {
+        case .expression:
+            if analysis.handlerScope(of: site) == nil { return true }
+        case .closure:
+            break
+        default:
+            return false
+        }
+        if takesClosure(function, syntax) { return true }
+        guard let parameters = ForwardedArguments(syntax: syntax).signature(of: function)?.parameters,
+            let handler = analysis.handlerScope(of: site)
+        else { return false }
+        let region = syntax.scopes[handler]
+        return ((region.open + 1)..<region.close).contains { index in
+            guard parameters.contains(syntax.tokens[index].text), var next = syntax.token(index + 1) else {
+                return false
+            }
+            if next.kind == .operator, next.text == "?" || next.text == "!", let after = syntax.token(index + 2) {
+                next = after
+            }
+            return next.is("(")
+        }
+    }
+
+    /// Whether the function's parameters include a closure or block: a function type, `^`, or a parameter or type
+    /// named like one (`handler`, `completion`, `…Block`).
+    private static func takesClosure(_ function: Int, _ syntax: SourceSyntax) -> Bool {
+        let open = syntax.scopes[function].open
+        var cursor = open - 1
+        var steps = 0
+        // Back to the declaration's start: `func` (Swift), `-` / `+` at a line start (Objective-C).
+        while cursor > 0, steps < 200 {
+            let token = syntax.tokens[cursor]
+            if token.is("{") || token.is("}") || token.is(";") { break }
+            if syntax.isSwift, token.isIdentifier("func") || token.isIdentifier("init") { break }
+            cursor -= 1
+            steps += 1
+        }
+        var parameters = (cursor + 1)..<open
+        if syntax.isSwift {
+            // Only the parameter list, not the return type (`-> (() -> Void)?`).
+            guard let paren = parameters.first(where: { syntax.tokens[$0].is("(") }),
+                let close = syntax.partner(of: paren)
+            else { return false }
+            parameters = (paren + 1)..<close
+        }
+        return parameters.contains { index in
+            let token = syntax.tokens[index]
+            if token.text == "->" || token.text == "^" { return true }
+            guard token.kind == .identifier else { return false }
+            let lowered = token.text.lowercased()
+            return lowered.contains("handler") || lowered.contains("completion") || lowered.hasSuffix("block")
         }
     }
 }

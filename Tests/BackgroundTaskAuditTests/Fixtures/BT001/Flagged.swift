@@ -58,3 +58,19 @@ final class ShareController {
         Sharing.start { application.endBackgroundTask(task) }
     }
 }
+
+enum EventsUploader {
+    // sample: a helper named like the API that takes no handler and makes its own: an app's task, not a wrapper
+    static func beginBackgroundTask(named name: String) -> (() -> Void)? {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: name) {  // expect: BT001
+            Log.warn("\(name) expired")
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        return {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+}

@@ -119,3 +119,24 @@
 }
 
 @end
+
+@implementation TerminationFlusher
+
+// sample: the handler block is also called when the work finishes, on the main queue: the two runs take turns
+// on the main thread, and the second finds the identifier reset
+- (void)applicationWillTerminate {
+    UIApplication *application = UIApplication.sharedApplication;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    void (^finish)(void) = ^{
+        if (task == UIBackgroundTaskInvalid) return;
+        [application endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    };
+    task = [application beginBackgroundTaskWithName:@"Flush on terminate" expirationHandler:finish];
+    [self.queue runAsync:^{
+        [self persistQueues];
+        dispatch_async(dispatch_get_main_queue(), finish);
+    }];
+}
+
+@end

@@ -128,3 +128,24 @@
 }
 
 @end
+
+@implementation TerminationFlusher
+
+// sample: the handler block is also called when the work finishes, and ends on a concurrent queue: both runs race
+- (void)applicationWillTerminate {
+    UIApplication *application = UIApplication.sharedApplication;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    void (^finish)(void) = ^{
+        dispatch_async(dispatch_get_global_queue(QOS_CLASS_DEFAULT, 0), ^{
+            [application endBackgroundTask:task];  // expect: BT007
+            task = UIBackgroundTaskInvalid;
+        });
+    };
+    task = [application beginBackgroundTaskWithName:@"Flush on terminate" expirationHandler:finish];  // expect: BT004
+    [self.queue runAsync:^{
+        [self persistQueues];
+        finish();
+    }];
+}
+
+@end

@@ -179,3 +179,75 @@ final class DiskWriter {
         task = .invalid
     }
 }
+
+enum ReplySender {
+    // sample: a completion that ends the task in every case of its switch
+    static func sendReply(_ text: String, api: API) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Reply") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        api.post(text) { result in
+            switch result {
+            case .success:
+                UIApplication.shared.endBackgroundTask(task)
+            case .failure:
+                Alert.show("Could not send")
+                UIApplication.shared.endBackgroundTask(task)
+            }
+            task = .invalid
+        }
+    }
+
+    // sample: branches in the completion, then an end after them that covers both
+    static func upload(_ data: Data) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        Uploader.send(data) { ok in
+            if ok {
+                Log.info("sent")
+            } else {
+                Uploader.scheduleRetry(data)
+            }
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: the receiver is unwrapped first, and the nil case ends the task
+    static func sendReaction(_ text: String, session: Session) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Reaction") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        guard let api = session.currentAPI else {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+            return
+        }
+        api.post(text) { _ in
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+}
+
+enum EventsFlush {
+    // sample: the function returns the closure that ends the task: the `return` hands the end to the caller
+    static func beginFlush() -> () -> Void {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Flush") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        return {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+}

@@ -178,3 +178,53 @@ final class DiskWriter {
         }
     }
 }
+
+enum ReplySender {
+    // sample: a completion that ends the task in one case of a switch, and only shows an alert in the other
+    static func sendReply(_ text: String, api: API) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Reply") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        api.post(text) { result in
+            switch result {
+            case .success:
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            case .failure:  // expect: BT008
+                Alert.show("Could not send")
+            }
+        }
+    }
+
+    // sample: the completion that ends the task is passed to an optional-chained call
+    static func sendReaction(_ text: String, session: Session) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Reaction") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        session.currentAPI?.post(text) { _ in  // expect: BT008
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+    }
+
+    // sample: an if whose else branch neither ends the task nor passes it on
+    static func upload(_ data: Data) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        Uploader.send(data) { ok in
+            if ok {
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            } else {  // expect: BT008
+                Uploader.scheduleRetry(data)
+            }
+        }
+    }
+}
