@@ -5,7 +5,9 @@
 /// wait for it (`semaphore.wait()`, `group.wait()`, `dispatch_semaphore_wait`), lets the process be
 /// suspended mid-work. Not counted: a closure in a branch that tests the block's `expired` parameter
 /// (`if expired { Task { await cancel() }; return }`: cleanup, not the work), and a main-queue post
-/// after synchronous work in the block (`let r = render(); DispatchQueue.main.async { show(r) }`).
+/// after synchronous work in the block that does no more than the block did before it
+/// (`let r = render(); DispatchQueue.main.async { show(r) }`); a posted closure that does more is the
+/// work, handed off.
 enum ExpiringActivityReturnsEarlyRule: RuleChecking {
     static let rule = AuditRule(
         id: "BT009",
@@ -84,10 +86,13 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
                 }
                 if onExpiry { return false }
                 let start = analysis.statementStart(of: open)
-                if postsToMainQueue(scope, from: start, in: analysis),
-                    hasSynchronousWork(before: start, in: block, expired: expired, analysis: analysis)
-                {
-                    return false
+                // A follow-up posted to main (showing the result) after the work: no more calls than the block made
+                // before it. A posted closure that does more than that is the work itself, handed off.
+                if postsToMainQueue(scope, from: start, in: analysis) {
+                    let before = synchronousCalls(before: start, in: block, expired: expired, analysis: analysis)
+                    let region = syntax.scopes[scope]
+                    let posted = calls(in: (region.open + 1)..<region.close, syntax)
+                    if before > 0, posted <= before { return false }
                 }
                 return true
             }
@@ -151,29 +156,41 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
         }
     }
 
-    /// Whether the block calls something synchronously before `limit`, outside branches that test
-    /// `expired` and outside nested closures: the work itself, done before a follow-up is posted.
-    private static func hasSynchronousWork(
+    /// How many calls the block makes synchronously before `limit`, outside branches that test `expired` and
+    /// outside nested closures (logging aside): the work itself, done before a follow-up is posted.
+    private static func synchronousCalls(
         before limit: Int,
         in block: Int,
         expired: Set<String>,
         analysis: FileAnalysis
-    ) -> Bool {
+    ) -> Int {
         let syntax = analysis.syntax
-        return (analysis.bodyStart(of: block)..<limit).contains { index in
-            let token = syntax.tokens[index]
-            let isCall: Bool
-            if token.kind == .identifier, syntax.token(index + 1)?.is("(") == true {
-                isCall = !keywords.contains(token.text) && !setUpCalls.contains(token.text)
-            } else if !syntax.isSwift, token.is("["), let previous = syntax.token(index - 1) {
-                // A message, not a subscript: `[Thumbnailer renderAll]`.
-                isCall = previous.kind != .identifier && !previous.is("]") && !previous.is(")")
-            } else {
-                isCall = false
+        return (analysis.bodyStart(of: block)..<limit).filter { index in
+            guard isCall(at: index, syntax), analysis.deferringClosure(of: index, within: block) == nil else {
+                return false
             }
-            guard isCall, analysis.deferringClosure(of: index, within: block) == nil else { return false }
             let conditions = analysis.enclosingConditions(of: index, within: block)
             return !conditions.contains { analysis.mentionsAny(expired, in: $0) }
+        }.count
+    }
+
+    /// How many calls `range` makes (logging aside).
+    private static func calls(in range: Range<Int>, _ syntax: SourceSyntax) -> Int {
+        range.filter { isCall(at: $0, syntax) }.count
+    }
+
+    /// Whether a call starts at `index`: `name(`, or an Objective-C message `[receiver name…]`; not a keyword, a
+    /// wait's set-up or a log line.
+    private static func isCall(at index: Int, _ syntax: SourceSyntax) -> Bool {
+        let token = syntax.tokens[index]
+        if token.kind == .identifier, syntax.token(index + 1)?.is("(") == true {
+            let logging = ["debug", "info", "notice", "warning", "error", "log"].contains(token.text)
+            return !keywords.contains(token.text) && !setUpCalls.contains(token.text) && !logging
         }
+        if !syntax.isSwift, token.is("["), let previous = syntax.token(index - 1) {
+            // A message, not a subscript: `[Thumbnailer renderAll]`.
+            return previous.kind != .identifier && !previous.is("]") && !previous.is(")")
+        }
+        return false
     }
 }

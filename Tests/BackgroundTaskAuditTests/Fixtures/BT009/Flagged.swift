@@ -67,3 +67,18 @@ enum WatchUploader {
         }
     }
 }
+
+enum PlayIntent {
+    // sample: a quick lookup in the block, then the real work posted to the main queue, and the block returns
+    static func play(named name: String, player: Player, library: Library) {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Play") { expired in  // expect: BT009
+            guard !expired, let playlist = library.playlist(named: name) else { return }
+            DispatchQueue.main.async {
+                player.load(playlist.items())
+                player.applySettings(Settings.load())
+                player.scheduleSleepTimer(Settings.sleepTimer())
+                player.play()
+            }
+        }
+    }
+}
