@@ -43,6 +43,10 @@
     [self.worker finishWithCompletion:^{ [[UIApplication sharedApplication] endBackgroundTask:task]; }];
 }
 
+@end
+
+@implementation TelemetryReporter
+
 // sample: a locked "already started" check, computed into a flag first
 - (BOOL)startTelemetryTaskIfNeeded {
     @synchronized (self) {

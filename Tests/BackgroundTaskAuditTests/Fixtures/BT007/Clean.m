@@ -140,3 +140,34 @@
 }
 
 @end
+
+@implementation SharedUploadTask
+
+// sample: an object used from several threads whose end helper checks, ends and resets under the same lock
+- (instancetype)initWithName:(NSString *)name {
+    self = [super init];
+    if (self) {
+        _identifier = [UIApplication.sharedApplication beginBackgroundTaskWithName:name expirationHandler:^{
+            [self endTask];
+        }];
+    }
+    return self;
+}
+
+- (void)stop {
+    @synchronized (self) {
+        self.users--;
+    }
+    [self endTask];
+}
+
+- (void)endTask {
+    @synchronized (self) {
+        if (self.identifier != UIBackgroundTaskInvalid) {
+            [UIApplication.sharedApplication endBackgroundTask:self.identifier];
+            self.identifier = UIBackgroundTaskInvalid;
+        }
+    }
+}
+
+@end

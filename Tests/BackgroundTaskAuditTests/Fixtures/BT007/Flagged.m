@@ -149,3 +149,39 @@
 }
 
 @end
+
+@implementation SharedUploadTask
+
+// sample: an object used from several threads (it locks its counter), whose end helper runs from the handler and
+// from -stop with no lock
+- (instancetype)initWithName:(NSString *)name {
+    self = [super init];
+    if (self) {
+        _identifier = [UIApplication.sharedApplication beginBackgroundTaskWithName:name expirationHandler:^{
+            [self endTask];
+        }];
+    }
+    return self;
+}
+
+- (void)retain {
+    @synchronized (self) {
+        self.users++;
+    }
+}
+
+- (void)stop {
+    @synchronized (self) {
+        self.users--;
+    }
+    [self endTask];
+}
+
+- (void)endTask {
+    if (self.identifier != UIBackgroundTaskInvalid) {
+        [UIApplication.sharedApplication endBackgroundTask:self.identifier];  // expect: BT007
+        self.identifier = UIBackgroundTaskInvalid;
+    }
+}
+
+@end
