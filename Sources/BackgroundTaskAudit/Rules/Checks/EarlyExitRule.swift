@@ -14,7 +14,7 @@ enum EarlyExitRule: RuleChecking {
 
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
         exitHits(in: analysis) + neverEndedHits(in: analysis) + workPathHits(in: analysis)
-            + helperSequenceHits(in: analysis) + branchHits(in: analysis)
+            + helperSequenceHits(in: analysis) + branchHits(in: analysis) + passedCompletionHits(in: analysis)
     }
 
     private static func exitHits(in analysis: FileAnalysis) -> [RuleHit] {

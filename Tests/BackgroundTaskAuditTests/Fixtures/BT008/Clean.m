@@ -72,3 +72,31 @@
 }
 
 @end
+
+@implementation ProfileStore
+
+// sample: the block that ends the task is passed to a method that calls it on every path
+- (void)persistProfileInBackground {
+    UIApplication *application = UIApplication.sharedApplication;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    void (^finish)(void) = ^{
+        [application endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    };
+    task = [application beginBackgroundTaskWithName:@"Persist profile" expirationHandler:finish];
+    [self persistProfileWithCompletion:finish];
+}
+
+- (void)persistProfileWithCompletion:(void (^)(void))completion {
+    dispatch_async(self.queue, ^{
+        NSDictionary *profile = [self.profile copy];
+        if (profile.count == 0) {
+            completion();
+            return;
+        }
+        [self.archiver archive:profile];
+        completion();
+    });
+}
+
+@end

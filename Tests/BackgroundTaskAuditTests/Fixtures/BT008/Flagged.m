@@ -158,3 +158,30 @@
 }
 
 @end
+
+@implementation ProfileStore
+
+// sample: the block that ends the task is passed to a method that returns before calling it
+- (void)persistProfileInBackground {
+    UIApplication *application = UIApplication.sharedApplication;
+    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+    void (^finish)(void) = ^{
+        [application endBackgroundTask:task];
+        task = UIBackgroundTaskInvalid;
+    };
+    task = [application beginBackgroundTaskWithName:@"Persist profile" expirationHandler:finish];
+    [self persistProfileWithCompletion:finish];
+}
+
+- (void)persistProfileWithCompletion:(void (^)(void))completion {
+    dispatch_async(self.queue, ^{
+        NSDictionary *profile = [self.profile copy];
+        if (profile.count == 0) return;  // expect: BT008
+        [self.archiver archive:profile];
+        if (completion) {
+            completion();
+        }
+    });
+}
+
+@end
