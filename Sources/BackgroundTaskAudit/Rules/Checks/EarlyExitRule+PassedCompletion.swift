@@ -35,7 +35,9 @@ extension EarlyExitRule {
                     by: { String((syntax.scopes[$0].name ?? "").prefix { $0 != ":" }) })
             }
             for call in ProjectVocabulary.calls(in: (region.open + 1)..<region.close, syntax) {
-                guard let targets = functionsByName?[call.name], passes(enders, at: call.token, syntax) else { continue }
+                guard let targets = functionsByName?[call.name], passes(enders, at: call.token, syntax) else {
+                    continue
+                }
                 for target in targets where target != beginFunction {
                     guard let (parameter, invocation) = calledParameter(of: target, syntax) else { continue }
                     let scope = syntax.executableScope(containing: invocation) ?? target
