@@ -45,7 +45,9 @@ public struct Auditor: Sendable {
         let configuration = configuration
         // 1. Files that can call the APIs: what they declare (read in parallel, then let go).
         let first = await Self.inParallel(files.count) { index in
-            Self.collect(Self.read(files[index], configuration: configuration, names: []))
+            Self.collect(
+                Self.read(files[index], configuration: configuration, names: []), file: files[index],
+                configuration: configuration)
         }
         var reads = first.map(\.read)
         var vocabulary = ProjectVocabulary()
@@ -57,7 +59,9 @@ public struct Auditor: Sendable {
             let callers = await Self.inParallel(files.count) {
                 index -> (read: FileAuditor.Read, vocabulary: ProjectVocabulary?)? in
                 guard case .noCalls = firstPass[index] else { return nil }
-                return Self.collect(Self.read(files[index], configuration: configuration, names: names))
+                return Self.collect(
+                    Self.read(files[index], configuration: configuration, names: names), file: files[index],
+                    configuration: configuration)
             }
             for (index, found) in callers.enumerated() {
                 guard let found, let declared = found.vocabulary else { continue }
@@ -130,9 +134,17 @@ public struct Auditor: Sendable {
         }
     }
 
-    /// What a read file declares; the read is kept as `.readAgain` so its syntax can be freed.
-    private static func collect(_ read: FileAuditor.Read) -> (read: FileAuditor.Read, vocabulary: ProjectVocabulary?) {
+    /// What a read file declares; the read is kept as `.readAgain` so its syntax can be freed. Test code left out
+    /// of the report adds nothing: a mock's `sync()` called on a queue says nothing about the app's.
+    private static func collect(
+        _ read: FileAuditor.Read, file: SourceFileWalker.SourceFile, configuration: AuditConfiguration
+    ) -> (read: FileAuditor.Read, vocabulary: ProjectVocabulary?) {
         guard case .parsed(let syntax) = read else { return (read, nil) }
+        if !configuration.includesTestCode,
+            syntax.importsTestFramework || TestCode.isTestPath(file.pathBelowRoot)
+        {
+            return (.readAgain, ProjectVocabulary())
+        }
         return (.readAgain, ProjectVocabulary.collect(from: syntax))
     }
 

@@ -9,10 +9,22 @@ extension ProjectVocabulary {
             let region = syntax.scopes[scope]
             switch region.kind {
             case .closure where places.isQueueClosure(scope):
-                queueCalledNames.formUnion(Self.calls(in: (region.open + 1)..<region.close, syntax).map(\.name))
+                // A call on `self` is the method of this type: `InboxPoller.sync`, not every type's `sync`.
+                let owner = syntax.namedFunction(containing: region.open).flatMap {
+                    analysis.enclosingClassName(of: $0)
+                }
+                for call in Self.calls(in: (region.open + 1)..<region.close, syntax) {
+                    if let owner, !call.name.contains("."), Self.isSelfCall(call.token, syntax) {
+                        queueCalledNames.insert(owner + "." + call.name)
+                    } else {
+                        queueCalledNames.insert(call.name)
+                    }
+                }
             case .function:
                 guard let full = region.name else { continue }
                 let name = String(full.prefix { $0 != ":" })
+                declaringTypes[name, default: []].insert(analysis.enclosingClassName(of: scope) ?? "")
+                if syntax.isSwift, Self.isPrivate(declaredBefore: region.open, syntax) { privateNames.insert(name) }
                 let calls = Self.calls(in: (region.open + 1)..<region.close, syntax).filter {
                     analysis.deferringClosure(of: $0.token, within: scope) == nil
                 }
@@ -26,9 +38,27 @@ extension ProjectVocabulary {
     }
 
     /// Works out ``offMainFunctions`` from the merged queue calls and call graph, three calls deep.
+    ///
+    /// A call on `self` in a queue closure counts for that type's method (`InboxPoller.sync`), and for the bare name
+    /// only when that type is the one the files read declare it in; a call through a type (`PlaybackManager.shared.finish()`) counts
+    /// as `PlaybackManager.finish`; a call through a value (`coordinator?.beginBackgroundTask()`) for every method of
+    /// the name that is not `private`.
     mutating func resolveThreads() {
-        var offMain = queueCalledNames
-        var frontier = queueCalledNames
+        let declarers = declaringTypes
+        let privates = privateNames
+        var seeds: Set<String> = []
+        for name in queueCalledNames {
+            if let dot = name.firstIndex(of: ".") {
+                seeds.insert(name)
+                // `InboxPoller.sync` is every `sync` only when InboxPoller is the one type that declares it.
+                let bare = String(name[name.index(after: dot)...])
+                if declarers[bare] == [String(name[..<dot])] { seeds.insert(bare) }
+            } else if !privates.contains(name) {
+                seeds.insert(name)  // through a value (`coordinator?.beginBackgroundTask()`): any type's
+            }
+        }
+        var offMain = seeds
+        var frontier = seeds
         for _ in 0..<3 {
             var next: Set<String> = []
             for name in frontier {
@@ -54,6 +84,10 @@ extension ProjectVocabulary {
                 guard next.is("("), !previous.isIdentifier("func") else { continue }
                 let onSelf = !previous.is(".") || syntax.token(index - 2)?.isIdentifier("self") == true
                 if onSelf || isPlausibleShimName(name) { calls.append((index, name)) }
+                // Through a type: `PlaybackManager.shared.finish()`, `Store.reset()`.
+                if !onSelf, let type = receiverType(endingBefore: index - 1, syntax) {
+                    calls.append((index, type + "." + name))
+                }
             } else if next.is("(") && !previous.is(")") && !previous.is(".") {
                 calls.append((index, name))
             } else if next.is("]") || next.is(":"), previous.kind == .identifier || previous.is("]") || previous.is(")")
@@ -73,6 +107,47 @@ extension ProjectVocabulary {
             }
         }
         return calls
+    }
+
+    /// Whether the call at `index` is on `self`: `name(`, `self.name(`, `self?.name(`, `[self name…]`.
+    private static func isSelfCall(_ index: Int, _ syntax: SourceSyntax) -> Bool {
+        // `UploadInfo(…)` makes a value of a type: not a method of this one.
+        if syntax.tokens[index].text.first?.isUppercase == true { return false }
+        guard let previous = syntax.token(index - 1) else { return true }
+        if syntax.isSwift {
+            guard previous.is(".") else { return true }
+            var receiver = index - 2
+            if syntax.token(receiver)?.kind == .operator { receiver -= 1 }
+            return syntax.token(receiver)?.isIdentifier("self") == true
+        }
+        if syntax.token(index + 1)?.is("(") == true { return false }  // a C function
+        return previous.isIdentifier("self") && syntax.token(index - 2)?.is("[") == true
+    }
+
+    /// The type a Swift receiver starts with (`PlaybackManager` in `PlaybackManager.shared.`), or `nil` for a value.
+    private static func receiverType(endingBefore dot: Int, _ syntax: SourceSyntax) -> String? {
+        let start = ReceiverScanner(syntax: syntax).expressionStart(endingAt: dot + 1)
+        guard start < dot, let first = syntax.token(start), first.kind == .identifier,
+            first.text.first?.isUppercase == true, first.text != "Self"
+        else { return nil }
+        return first.text
+    }
+
+    /// Whether the declaration whose body opens at `open` is `private` or `fileprivate`.
+    private static func isPrivate(declaredBefore open: Int, _ syntax: SourceSyntax) -> Bool {
+        var cursor = open - 1
+        var steps = 0
+        while cursor > 0, steps < 80 {
+            let token = syntax.tokens[cursor]
+            if token.is("{") || token.is("}") || token.is(";") { return false }
+            if token.isIdentifier("func") || token.isIdentifier("init") {
+                let modifiers = syntax.tokens[max(0, cursor - 4)..<cursor]
+                return modifiers.contains { $0.isIdentifier("private") || $0.isIdentifier("fileprivate") }
+            }
+            cursor -= 1
+            steps += 1
+        }
+        return false
     }
 
     /// `Downloader` for a local declared `Downloader *name` in the function around `index`.

@@ -40,6 +40,11 @@ struct ProjectVocabulary: Sendable, Equatable {
     var offMainFunctions: Set<String> = []
     /// How often each name is called in the files read, all files together.
     var callCounts: [String: Int] = [:]
+    /// The types that declare a function of each name in the files read (`""` for a free function): a call of
+    /// `sync()` says which function it is only when one type declares one.
+    var declaringTypes: [String: Set<String>] = [:]
+    /// Functions declared `private` or `fileprivate` (Swift): no other file calls them.
+    var privateNames: Set<String> = []
 
     var isEmpty: Bool {
         beginShims.isEmpty && endShims.isEmpty && !declaresZeroArgumentBegin && !declaresSameNameBegin
@@ -66,6 +71,8 @@ struct ProjectVocabulary: Sendable, Equatable {
         siteFunctions.formUnion(other.siteFunctions)
         siteClasses.formUnion(other.siteClasses)
         callCounts.merge(other.callCounts, uniquingKeysWith: +)
+        declaringTypes.merge(other.declaringTypes) { $0.union($1) }
+        privateNames.formUnion(other.privateNames)
         callGraph.merge(other.callGraph) { $0.union($1) }
         operationClasses.formUnion(other.operationClasses)
     }
