@@ -245,4 +245,49 @@ struct RuleMessageTests {
         #expect(bt006("if let taskID { UIApplication.shared.endBackgroundTask(taskID) }"))
         #expect(bt006("UIApplication.shared.endBackgroundTask(taskID!); taskID = nil"))
     }
+
+    @Test("A local that shadows a property of the same name: each end is matched with its own variable")
+    func aShadowingLocalIsNotTheProperty() {
+        // The local is begun and only its handler ends it; the completion ends the property.
+        let localBegun = """
+            final class ContactsSync {
+                var task = UIBackgroundTaskIdentifier.invalid
+                func sync() {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {
+                        UIApplication.shared.endBackgroundTask(task)
+                    }
+                    client.sync { _ in
+                        UIApplication.shared.endBackgroundTask(self.task)
+                        self.task = .invalid
+                    }
+                }
+            }
+            """
+        let local = findings(localBegun).filter { $0.ruleID != "BT001" }
+        #expect(local.map(\.ruleID) == ["BT008"])
+        #expect(local.first?.location.line == 5)
+        #expect(local.first?.message.hasPrefix("Only the expiration handler ends `task`") == true)
+        // The property is begun; the completion ends a local of the same name made from something else.
+        let propertyBegun = """
+            final class ContactsSync {
+                var task = UIBackgroundTaskIdentifier.invalid
+                func sync() {
+                    self.task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {
+                        UIApplication.shared.endBackgroundTask(self.task)
+                    }
+                    client.sync { other in
+                        let task = other.identifier
+                        UIApplication.shared.endBackgroundTask(task)
+                    }
+                }
+            }
+            """
+        let property = findings(propertyBegun).filter { !["BT001", "BT005"].contains($0.ruleID) }
+        #expect(property.map(\.ruleID) == ["BT008"])
+        #expect(property.first?.message.hasPrefix("Only the expiration handler ends `self.task`") == true)
+        // A copy of the property under the same name is the same identifier: no finding about a lost end.
+        let copied = propertyBegun.replacingOccurrences(of: "let task = other.identifier", with: "let task = self.task")
+        #expect(!findings(copied).contains { $0.ruleID == "BT008" })
+    }
 }

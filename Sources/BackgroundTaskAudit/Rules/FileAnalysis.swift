@@ -14,6 +14,10 @@ struct FileAnalysis {
     private let bindings: [Int: IdentifierBinding]
     /// End calls by the normalized name of their argument, in source order.
     private let endsByName: [String: [CallSite]]
+    /// Ends of `self.x` (never a local's) and of a bare name that a local or parameter shadows (never the
+    /// property's), by name token (``EndForms``).
+    private let selfMemberEnds: Set<Int>
+    private let shadowedEnds: [Int: String]
     /// Answers several rules need, computed once per file.
     private var shared = SharedAnswers()
 
@@ -77,6 +81,7 @@ struct FileAnalysis {
         for name in endsByName.keys { endsByName[name]?.sort { $0.nameToken < $1.nameToken } }
         self.endsByName = endsByName
         self.resetCopies = resetCopies
+        (selfMemberEnds, shadowedEnds) = EndForms.classify(endCalls, in: syntax)
         var localClosures: [String: [Int]] = [:]
         if !sites.isEmpty {
             for scope in syntax.scopes.indices where syntax.scopes[scope].kind == .closure {
@@ -134,10 +139,15 @@ struct FileAnalysis {
         }
     }
 
-    /// End calls of `binding`: anywhere in the file for a property, in the declaring scope for a local.
+    /// End calls of `binding`: anywhere in the file for a property, in the declaring scope for a local — not a
+    /// property's `self.task` for a local `task`, nor a shadowing local's bare `task` for the property.
     func ends(of binding: IdentifierBinding) -> [CallSite] {
         guard let named = endsByName[binding.name] else { return [] }
-        guard case .local(let scope?) = binding.storage else { return named }
+        guard case .local(let scope?) = binding.storage else {
+            if shadowedEnds.isEmpty || binding.storage != .property { return named }
+            // Only an end under its own name: a copy-reset-end (`id = self.task; …; end(id)`) is the property's.
+            return named.filter { shadowedEnds[$0.nameToken].map { $0.drop { $0 == "_" } != binding.name } ?? true }
+        }
         let region = syntax.scopes[scope]
         // Binary search for the first end inside the scope, then take the run inside it.
         var low = 0
@@ -146,7 +156,9 @@ struct FileAnalysis {
             let middle = (low + high) / 2
             if named[middle].nameToken <= region.open { low = middle + 1 } else { high = middle }
         }
-        return Array(named[low...].prefix { $0.nameToken < region.close })
+        let inside = named[low...].prefix { $0.nameToken < region.close }
+        if selfMemberEnds.isEmpty { return Array(inside) }
+        return inside.filter { !selfMemberEnds.contains($0.nameToken) }
     }
 
     // MARK: - Closures

@@ -98,6 +98,8 @@ extension EarlyExitRule {
         return region.filter { index in
             let token = syntax.tokens[index]
             guard token.isIdentifier(binding.name) || token.isIdentifier(binding.written) else { return false }
+            // `self.task` is a property of the same name, not this local.
+            if let previous = syntax.token(index - 1), previous.is(".") || previous.text == "->" { return false }
             return index != binding.declaration && !assignment.contains(index) && !handler.contains(index)
         }
     }

@@ -251,3 +251,21 @@ enum EventsFlush {
         }
     }
 }
+
+final class ContactsSync {
+    var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the property is begun, and the completion ends a local copy of it under the same name
+    func sync(client: ContactsClient) {
+        guard self.task == .invalid else { return }
+        self.task = UIApplication.shared.beginBackgroundTask(withName: "Sync contacts") {
+            UIApplication.shared.endBackgroundTask(self.task)
+            self.task = .invalid
+        }
+        client.sync { _ in
+            let task = self.task
+            self.task = .invalid
+            UIApplication.shared.endBackgroundTask(task)
+        }
+    }
+}

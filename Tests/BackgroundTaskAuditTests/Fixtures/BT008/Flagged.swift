@@ -228,3 +228,21 @@ enum ReplySender {
         }
     }
 }
+
+final class ContactsSync {
+    var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: a local that shadows the property is begun, and only its handler ends it (the completion ends the
+    // property)
+    func sync(client: ContactsClient) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Sync contacts") {  // expect: BT008
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        client.sync { _ in
+            UIApplication.shared.endBackgroundTask(self.task)
+            self.task = .invalid
+        }
+    }
+}
