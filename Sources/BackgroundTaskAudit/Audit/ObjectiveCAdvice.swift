@@ -10,6 +10,7 @@ enum ObjectiveCAdvice {
         ("SafeBackgroundTask or BackgroundTaskManager", face),
         ("SafeBackgroundTask or withBackgroundTask", face),
         ("withBackgroundTask(\"Upload\")", "[BTKBackgroundTask beginWithName:@\"Upload\" expirationHandler:…]"),
+        ("SafeBackgroundTask.begin(\"Upload\")", "[BTKBackgroundTask beginWithName:@\"Upload\" expirationHandler:…]"),
         ("SafeBackgroundTask", face),
         ("withBackgroundTask", face),
         ("BackgroundTaskManager", face),

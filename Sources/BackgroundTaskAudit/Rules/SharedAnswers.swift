@@ -10,4 +10,6 @@ final class SharedAnswers {
     var functionsThatEnd: Set<String>?
     /// BT005's hits, which BT007 reads too.
     var storedIdentifierHits: [RuleHit]?
+    /// Function scopes by name (up to the first `:`), for following a call to a same-file helper.
+    var functionsByName: [String: [Int]]?
 }

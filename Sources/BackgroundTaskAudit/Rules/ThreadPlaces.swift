@@ -67,7 +67,8 @@ final class ThreadPlaces {
             if region.kind == .function || region.kind == .accessor { return nil }
             if region.kind == .closure, let call = queueCall(of: scope) {
                 // Work hopped back to the main queue runs on the main thread, whatever is around it.
-                return targetsMainQueue(closure: scope) ? nil : "inside `\(call)` on a queue"
+                return targetsMainQueue(closure: scope) || analysis.alwaysRunsOnMain(closure: scope)
+                    ? nil : "inside `\(call)` on a queue"
             }
             current = region.parent
         }
@@ -193,7 +194,9 @@ final class ThreadPlaces {
         while let scope = current {
             let region = syntax.scopes[scope]
             if region.kind == .function || region.kind == .accessor { return false }
-            if region.kind == .closure, targetsMainQueue(closure: scope) { return true }
+            if region.kind == .closure, targetsMainQueue(closure: scope) || analysis.alwaysRunsOnMain(closure: scope) {
+                return true
+            }
             current = region.parent
         }
         return false

@@ -9,8 +9,10 @@ extension CaptureBeforeAssignmentRule {
         for site in analysis.begins {
             guard let handler = analysis.handlerScope(of: site), let binding = analysis.binding(of: site),
                 case .local(let declaring) = binding.storage,
-                let function = syntax.namedFunction(containing: site.nameToken) ?? declaring
+                let named = syntax.namedFunction(containing: site.nameToken) ?? declaring
             else { continue }
+            // "Later" is relative to the begin: a store in the same main-queue block as the begin is not later.
+            let function = syntax.executableScope(containing: site.nameToken) ?? named
             let handlerRegion = syntax.scopes[handler]
             // The handler itself must not read the local: then there is no race on a stored copy.
             if analysis.mentions(binding.name, in: (handlerRegion.open + 1)..<handlerRegion.close) { continue }

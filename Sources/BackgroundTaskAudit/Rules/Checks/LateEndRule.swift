@@ -43,7 +43,7 @@ enum LateEndRule: RuleChecking {
         var synchronous: [Int] = []
         var deferred: (token: Int, timing: ClosureTiming)?
         for token in endTokens.sorted() {
-            if let later = analysis.deferringClosure(of: token, within: handler) {
+            if let later = deferral(of: token, within: handler, analysis) {
                 if deferred == nil { deferred = (token, later.timing) }
             } else {
                 synchronous.append(token)
@@ -88,6 +88,20 @@ enum LateEndRule: RuleChecking {
             message: "The expiration handler ends the task only while \(shape) is alive: once the owner is gone, on "
                 + "expiry iOS kills the app (0x8badf00d); end it unconditionally, or use SafeBackgroundTask."
         )
+    }
+
+    /// The closure that makes the end at `token` run after the handler returns, if any; a block handed to a
+    /// project's helper that runs it inline on the main thread (where the handler is) does not.
+    private static func deferral(of token: Int, within handler: Int, _ analysis: FileAnalysis)
+        -> (scope: Int, timing: ClosureTiming)?
+    {
+        var from = token
+        while let later = analysis.deferringClosure(of: from, within: handler) {
+            guard analysis.syntax.scopes[later.scope].kind == .closure, analysis.runsInlineOnMain(closure: later.scope)
+            else { return later }
+            from = analysis.syntax.scopes[later.scope].open
+        }
+        return nil
     }
 
     /// Whether the end at `token` is skipped when a weak reference is nil. `weakNames` holds the weak
@@ -163,7 +177,7 @@ enum LateEndRule: RuleChecking {
             found = found ?? condition
         }
         guard let found else { return nil }
-        let text = syntax.text(found).trimmingCharacters(in: ["(", ")"])
+        let text = syntax.spacedText(found).trimmingCharacters(in: ["(", ")"])
         return text.count > 60 ? String(text.prefix(57)) + "…" : text
     }
 

@@ -37,7 +37,12 @@ enum StoredIdentifierRule: RuleChecking {
             // A stored property's initializer runs once per object (or once, for a static).
             guard let function = syntax.namedFunction(containing: site.nameToken) else { return nil }
             if isOneShot(function, in: analysis) { return nil }
-            if isGuarded(site, binding: binding, in: function, analysis) { return nil }
+            // The check may name the local or the property it is copied into (`guard self.task == .invalid`).
+            if isGuarded(site, binding: binding, in: function, analysis)
+                || (stored.name != binding.name && isGuarded(site, binding: stored, in: function, analysis))
+            {
+                return nil
+            }
             let helpers = analysis.functionsThatEnd
             if endsFirst(site, binding: binding, in: function, helpers: helpers, analysis) { return nil }
             if endsOnForeground(function, binding: stored, helpers: helpers, analysis) { return nil }

@@ -133,3 +133,36 @@
 }
 
 @end
+
+@implementation ContactsSyncController
+
+- (void)runOnMain:(dispatch_block_t)block {
+    if ([NSThread isMainThread]) {
+        block();
+    } else {
+        dispatch_sync(dispatch_get_main_queue(), block);
+    }
+}
+
+// sample: the handler ends through the project's helper that runs a block inline on the main thread, where the
+// handler already is
+- (void)startSync {
+    UIApplication *app = UIApplication.sharedApplication;
+    if (_task != UIBackgroundTaskInvalid) return;
+    _task = [app beginBackgroundTaskWithName:@"Sync contacts" expirationHandler:^{
+        [self runOnMain:^{
+            [app endBackgroundTask:self->_task];
+            self->_task = UIBackgroundTaskInvalid;
+        }];
+    }];
+    [self.client syncWithCompletion:^(NSError *error) {
+        [self runOnMain:^{
+            if (self->_task != UIBackgroundTaskInvalid) {
+                [app endBackgroundTask:self->_task];
+                self->_task = UIBackgroundTaskInvalid;
+            }
+        }];
+    }];
+}
+
+@end

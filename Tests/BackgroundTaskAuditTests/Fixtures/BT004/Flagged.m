@@ -132,3 +132,31 @@
 }
 
 @end
+
+@implementation ContactsSyncController
+
+- (void)runOnMain:(dispatch_block_t)block {
+    dispatch_async(dispatch_get_main_queue(), block);
+}
+
+// sample: the handler ends through a project helper that always posts the block to the main queue: after it returns
+- (void)startSync {
+    UIApplication *app = UIApplication.sharedApplication;
+    if (_task != UIBackgroundTaskInvalid) return;
+    _task = [app beginBackgroundTaskWithName:@"Sync contacts" expirationHandler:^{  // expect: BT004
+        [self runOnMain:^{
+            [app endBackgroundTask:self->_task];
+            self->_task = UIBackgroundTaskInvalid;
+        }];
+    }];
+    [self.client syncWithCompletion:^(NSError *error) {
+        [self runOnMain:^{
+            if (self->_task != UIBackgroundTaskInvalid) {
+                [app endBackgroundTask:self->_task];
+                self->_task = UIBackgroundTaskInvalid;
+            }
+        }];
+    }];
+}
+
+@end

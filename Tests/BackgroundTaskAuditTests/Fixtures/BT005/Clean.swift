@@ -124,3 +124,30 @@ final class FeedSyncer {
         }
     }
 }
+
+final class ThumbnailWriter {
+    private let queue = DispatchQueue(label: "thumbnails")
+    private var taskID = UIBackgroundTaskIdentifier.invalid
+
+    // sample: a local copied into the property, behind a check of the property
+    func writeThumbnails() {
+        DispatchQueue.main.async {
+            guard self.taskID == .invalid else { return }
+            let app = UIApplication.shared
+            let id = app.beginBackgroundTask(withName: "Write thumbnails") {
+                app.endBackgroundTask(self.taskID)
+                self.taskID = .invalid
+            }
+            self.taskID = id
+            self.queue.async {
+                Thumbnails.encode()
+                DispatchQueue.main.async {
+                    if self.taskID != .invalid {
+                        app.endBackgroundTask(self.taskID)
+                        self.taskID = .invalid
+                    }
+                }
+            }
+        }
+    }
+}

@@ -92,3 +92,25 @@ final class MainQueueUploader {
         }
     }
 }
+
+final class UploadFinisher {
+    private var tasks: [Int: UIBackgroundTaskIdentifier] = [:]
+
+    // sample: begun inside a main-queue block and stored in the same block, before the handler can run
+    func finishUpload(id: Int, store: UploadStore) {
+        DispatchQueue.main.async {
+            let app = UIApplication.shared
+            let taskID = app.beginBackgroundTask(withName: "Finish upload") {
+                app.endBackgroundTask(self.tasks[id] ?? .invalid)
+                self.tasks[id] = nil
+            }
+            self.tasks[id] = taskID
+            store.markFinished(id) {
+                DispatchQueue.main.async {
+                    app.endBackgroundTask(self.tasks[id] ?? .invalid)
+                    self.tasks[id] = nil
+                }
+            }
+        }
+    }
+}
