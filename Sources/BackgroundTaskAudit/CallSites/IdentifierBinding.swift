@@ -18,6 +18,8 @@ struct IdentifierBinding: Sendable {
     var isOptional: Bool
     /// Objective-C: declared `__block`.
     var isBlockQualified: Bool
+    /// The type whose code begins it (a property's ends are looked for in that type's code).
+    var owner: String? = nil
 
     /// A binding to storage that outlives the call: a property, an instance variable or a global.
     static func property(name: String, written: String) -> IdentifierBinding {

@@ -11,7 +11,9 @@ struct FileAnalysis {
     /// What the whole code base declares: shims, and which functions run on a queue.
     private(set) var vocabulary: ProjectVocabulary
     /// Each begin's binding, by the begin's name token.
-    private let bindings: [Int: IdentifierBinding]
+    private var bindings: [Int: IdentifierBinding]
+    /// The type each end call's code belongs to, by the end's name token (where it can be told).
+    private var endOwners: [Int: String] = [:]
     /// End calls by the normalized name of their argument, in source order.
     private let endsByName: [String: [CallSite]]
     /// Ends of `self.x` (never a local's) and of a bare name that a local or parameter shadows (never the
@@ -91,6 +93,12 @@ struct FileAnalysis {
             }
         }
         self.localClosures = localClosures
+        // Which type each begin and end belongs to: a property `task` of one class is not another class's.
+        if !begins.isEmpty {
+            let owners = TypeRanges(syntax)
+            for begin in begins { self.bindings[begin.nameToken]?.owner = owners.name(at: begin.nameToken) }
+            for end in endCalls { endOwners[end.nameToken] = owners.name(at: end.nameToken) }
+        }
     }
 
     /// The same analysis, knowing more of the code base — when that cannot change its call sites
@@ -144,9 +152,14 @@ struct FileAnalysis {
     func ends(of binding: IdentifierBinding) -> [CallSite] {
         guard let named = endsByName[binding.name] else { return [] }
         guard case .local(let scope?) = binding.storage else {
-            if shadowedEnds.isEmpty || binding.storage != .property { return named }
-            // Only an end under its own name: a copy-reset-end (`id = self.task; …; end(id)`) is the property's.
-            return named.filter { shadowedEnds[$0.nameToken].map { $0.drop { $0 == "_" } != binding.name } ?? true }
+            guard binding.storage == .property else { return named }
+            let owner = binding.owner
+            return named.filter { end in
+                // Another type's property of the same name is not this one.
+                if let owner, let other = endOwners[end.nameToken], other != owner { return false }
+                // Only an end under its own name: a copy-reset-end (`id = self.task; …; end(id)`) is the property's.
+                return shadowedEnds[end.nameToken].map { $0.drop { $0 == "_" } != binding.name } ?? true
+            }
         }
         let region = syntax.scopes[scope]
         // Binary search for the first end inside the scope, then take the run inside it.

@@ -34,7 +34,7 @@ enum DoubleEndRule: RuleChecking {
             guard let binding = analysis.binding(of: site) else { continue }
             let key =
                 switch binding.storage {
-                case .property: "\(binding.name) property"
+                case .property: "\(binding.name) property \(binding.owner ?? "")"
                 case .local(let scope): "\(binding.name) \(scope ?? -1)"
                 }
             if cache[key] == nil {

@@ -126,7 +126,7 @@ extension EarlyExitRule {
     }
 
     /// Whether a condition tests only `self` or a weak or strong alias of it (`let self`, `!strongSelf`).
-    private static func testsOnlySelf(_ condition: Range<Int>, _ syntax: SourceSyntax) -> Bool {
+    static func testsOnlySelf(_ condition: Range<Int>, _ syntax: SourceSyntax) -> Bool {
         let names = condition.filter { syntax.tokens[$0].kind == .identifier }.map { syntax.tokens[$0].text }
         let keywords: Set<String> = ["let", "var", "if", "guard", "else", "nil"]
         let selves = names.filter { !keywords.contains($0) }

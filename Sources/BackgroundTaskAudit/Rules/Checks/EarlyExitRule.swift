@@ -24,7 +24,18 @@ enum EarlyExitRule: RuleChecking {
             guard let binding = analysis.binding(of: site) else { continue }
             let handler = analysis.handlerScope(of: site)
             let function = syntax.namedFunction(containing: site.nameToken)
-            let ends = analysis.ends(of: binding).map(\.nameToken).sorted()
+            // The identifier's ends, and for a stored one the calls of same-file helpers that end it
+            // (`endTask()`, `[self finishTask]`) in this function.
+            var ends = analysis.ends(of: binding).map(\.nameToken)
+            var helperEnds: Set<Int> = []
+            if binding.storage == .property, let function {
+                helperEnds = Set(
+                    analysis.helperEndCalls(in: function, helpers: analysis.functionsThatEnd).filter { call in
+                        !(handler.map { syntax.scopes[$0].contains(call) } ?? false)
+                    })
+                ends += helperEnds
+            }
+            ends.sort()
             guard
                 let end = ends.filter({ token in
                     token > site.end && !(handler.map { syntax.scopes[$0].contains(token) } ?? false)
@@ -37,6 +48,16 @@ enum EarlyExitRule: RuleChecking {
                     !blockEndsFirst(before: index, ends: ends, in: syntax), !returnsTheEnd(index, end, syntax)
                 else { continue }
                 if kind == "try", isCaught(index, sparing: end, ends: ends, within: scope, in: syntax) { continue }
+                // Before a helper's end, a bail-out on a gone `self` (`guard let self else { return }`): the owner's
+                // own teardown may end the task, which the helper does not show; not counted.
+                if helperEnds.contains(end), kind == "return",
+                    let condition = analysis.decidingCondition(
+                        ofStatementAt: analysis.statementStart(of: index), within: scope)
+                        ?? analysis.decidingCondition(ofStatementAt: index, within: scope),
+                    testsOnlySelf(condition, syntax)
+                {
+                    continue
+                }
                 let beginLine = syntax.tokens[site.nameToken].line
                 let endLine = syntax.tokens[end].line
                 if kind == "try", let line = catchLine(index, within: scope, in: syntax) {

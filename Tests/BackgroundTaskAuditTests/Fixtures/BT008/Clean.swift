@@ -269,3 +269,40 @@ final class ContactsSync {
         }
     }
 }
+
+final class LibraryExporter {
+    private var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: every path ends through the helper: a defer, and the error branch calls it before returning
+    func exportNow(_ items: [Item], archive: Archive) throws {
+        guard task == .invalid else { return }
+        task = UIApplication.shared.beginBackgroundTask(withName: "Export library") { [self] in
+            endTask()
+        }
+        defer { endTask() }
+        guard !items.isEmpty else { return }
+        try archive.write(items)
+    }
+
+    func save(_ items: [Item], archive: Archive) {
+        guard task == .invalid else { return }
+        task = UIApplication.shared.beginBackgroundTask(withName: "Save library") { [self] in
+            endTask()
+        }
+        archive.save(items) { [self] error in
+            if let error {
+                Log.error(error)
+                endTask()
+                return
+            }
+            Library.publish(items)
+            endTask()
+        }
+    }
+
+    private func endTask() {
+        guard task != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(task)
+        task = .invalid
+    }
+}

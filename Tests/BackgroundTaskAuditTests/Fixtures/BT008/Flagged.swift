@@ -246,3 +246,31 @@ final class ContactsSync {
         }
     }
 }
+
+final class LibraryExporter {
+    private var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the completion ends through a helper, but its error branch returns before calling it
+    func save(_ items: [Item], archive: Archive) {
+        guard task == .invalid else { return }
+        task = UIApplication.shared.beginBackgroundTask(withName: "Save library") { [self] in
+            endTask()
+        }
+        archive.save(items) { [self] error in
+            DispatchQueue.main.async { [self] in
+                if let error {
+                    Log.error(error)
+                    return  // expect: BT008
+                }
+                Library.publish(items)
+                endTask()
+            }
+        }
+    }
+
+    private func endTask() {
+        guard task != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(task)
+        task = .invalid
+    }
+}
