@@ -65,10 +65,12 @@ final class ThreadPlaces {
         while let scope = current {
             let region = syntax.scopes[scope]
             if region.kind == .function || region.kind == .accessor { return nil }
-            if region.kind == .closure, let call = queueCall(of: scope) {
+            if region.kind == .closure {
                 // Work hopped back to the main queue runs on the main thread, whatever is around it.
-                return targetsMainQueue(closure: scope) || analysis.alwaysRunsOnMain(closure: scope)
-                    ? nil : "inside `\(call)` on a queue"
+                if analysis.alwaysRunsOnMain(closure: scope) { return nil }
+                if let call = queueCall(of: scope) {
+                    return targetsMainQueue(closure: scope) ? nil : "inside `\(call)` on a queue"
+                }
             }
             current = region.parent
         }
@@ -92,6 +94,9 @@ final class ThreadPlaces {
     private func queueCall(of scope: Int) -> String? {
         switch analysis.timing(ofClosure: scope) {
         case .asynchronous(let call), .unknown(let call?):
+            if Self.sessionTaskCalls.contains(where: { call.hasPrefix($0) }), deliversOnMainQueue(closure: scope) {
+                return nil
+            }
             if Self.queueCalls.contains(call) || Self.isQueueRunnerName(call) { return call }
             // Objective-C `[session dataTaskWithRequest:r completionHandler:^{ … }]`: the selector decides.
             guard !analysis.syntax.isSwift, let selector = messageSelector(around: syntax.scopes[scope].open) else {
@@ -104,6 +109,40 @@ final class ThreadPlaces {
     }
 
     private var syntax: SourceSyntax { analysis.syntax }
+
+    private static let sessionTaskCalls = ["dataTask", "uploadTask", "downloadTask"]
+
+    /// Whether the URL session whose task gets this completion delivers on the main queue: the session is made,
+    /// in this file, with `delegateQueue: .main` / `OperationQueue.main` / `[NSOperationQueue mainQueue]`, either
+    /// in the call's receiver itself or in the property or local the receiver names.
+    private func deliversOnMainQueue(closure: Int) -> Bool {
+        // The receiver's tokens: back from the closure over the call to the statement's start.
+        let start = analysis.statementStart(of: syntax.scopes[closure].open)
+        let receiver = start..<syntax.scopes[closure].open
+        if mainDelegateQueue(in: receiver) { return true }
+        let names = Set(
+            receiver.compactMap { index -> String? in
+                let token = syntax.tokens[index]
+                return token.kind == .identifier && token.text.lowercased().contains("session") ? token.text : nil
+            })
+        guard !names.isEmpty else { return false }
+        for index in syntax.tokens.indices where names.contains(syntax.tokens[index].text) {
+            guard let next = syntax.token(index + 1), next.is("=") || next.is(":") else { continue }
+            if mainDelegateQueue(in: index..<min(index + 48, syntax.tokens.count)) { return true }
+        }
+        return false
+    }
+
+    /// `delegateQueue:` followed closely by the main queue.
+    private func mainDelegateQueue(in range: Range<Int>) -> Bool {
+        range.contains { index in
+            guard syntax.tokens[index].isIdentifier("delegateQueue") else { return false }
+            return ((index + 1)..<min(index + 8, syntax.tokens.count)).contains { next in
+                let text = syntax.tokens[next].text
+                return text == "mainQueue" || (text == "main" && syntax.token(next - 1)?.is(".") == true)
+            }
+        }
+    }
 
     /// The first selector piece of the Objective-C message whose argument holds `index`.
     private func messageSelector(around index: Int) -> String? {
@@ -188,7 +227,7 @@ final class ThreadPlaces {
     /// (`DispatchQueue.main.sync {`) or the project's own helper
     /// (`[HelperTools dispatchAsync:NO reentrantOnQueue:dispatch_get_main_queue() withBlock:^{`, which runs the
     /// block inline on main or synchronously there). Such code runs on the main thread whoever calls the function.
-    private func isInBlockRunOnMain(_ index: Int) -> Bool {
+    func isInBlockRunOnMain(_ index: Int) -> Bool {
         let syntax = analysis.syntax
         var current = syntax.scope(containing: index)
         while let scope = current {

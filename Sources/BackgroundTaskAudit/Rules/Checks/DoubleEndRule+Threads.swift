@@ -44,7 +44,8 @@ extension DoubleEndRule {
                 let place: String?
                 if let queue = places.offMainPlace(of: end, onlyQueueCallers: false) {
                     place = queue
-                } else if syntax.namedFunction(containing: end) == syntax.namedFunction(containing: site.nameToken),
+                } else if !places.isInBlockRunOnMain(end),
+                    syntax.namedFunction(containing: end) == syntax.namedFunction(containing: site.nameToken),
                     let queue = places.offMainPlace(of: site.nameToken, onlyQueueCallers: false)
                 {
                     place = queue

@@ -200,3 +200,25 @@ final class FeedbackSender {
         endFeedbackTask()
     }
 }
+
+final class FeedRefresher {
+    private let session = URLSession(configuration: .default, delegate: nil, delegateQueue: .main)
+    private var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: a session made with the main delegate queue: its completion runs on the main thread, like the handler
+    func refresh(_ url: URL) {
+        guard task == .invalid else { return }
+        task = UIApplication.shared.beginBackgroundTask(withName: "Refresh feed") {
+            self.endTask()
+        }
+        session.dataTask(with: url) { _, _, _ in
+            self.endTask()
+        }.resume()
+    }
+
+    private func endTask() {
+        guard task != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(task)
+        task = .invalid
+    }
+}

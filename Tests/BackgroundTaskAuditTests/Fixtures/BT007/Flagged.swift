@@ -217,3 +217,25 @@ final class FeedbackSender {
         endFeedbackTask()  // expect: BT007
     }
 }
+
+final class FeedRefresher {
+    private let session = URLSession.shared
+    private var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the shared session's completion runs on its own queue, racing the handler's unlocked end
+    func refresh(_ url: URL) {
+        guard task == .invalid else { return }
+        task = UIApplication.shared.beginBackgroundTask(withName: "Refresh feed") {
+            self.endTask()
+        }
+        session.dataTask(with: url) { _, _, _ in
+            self.endTask()
+        }.resume()
+    }
+
+    private func endTask() {
+        guard task != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(task)  // expect: BT007
+        task = .invalid
+    }
+}
