@@ -24,6 +24,8 @@ enum ClosureTiming: Sendable, Equatable {
         "scheduledTimerWithTimeInterval", "timerWithTimeInterval", "dataTask", "dataTaskWithURL",
         "dataTaskWithRequest", "downloadTask", "uploadTask", "completion", "completionHandler", "withCompletion",
         "then", "sink", "afterDelay", "run", "execute", "setEventHandler",
+        // Reactive chains: RxSwift's `subscribe(onNext:)`, Combine's `sink(receiveValue:)`.
+        "subscribe", "onNext", "onSuccess", "onCompleted", "onError", "receiveValue", "receiveCompletion",
     ]
 
     /// Classifies the call (or argument label) that receives the closure.

@@ -129,11 +129,44 @@ struct FileAnalysis {
         case .closure(let scope):
             return scope
         case .expression(let range):
-            guard range.count == 1, syntax.tokens[range.lowerBound].kind == .identifier else { return nil }
-            return localClosure(named: syntax.tokens[range.lowerBound].text, before: site.nameToken)
+            if range.count == 1, syntax.tokens[range.lowerBound].kind == .identifier,
+                let local = localClosure(named: syntax.tokens[range.lowerBound].text, before: site.nameToken)
+            {
+                return local
+            }
+            // `self.expirationHandler` (or a bare property): the closure the same function assigned to it first.
+            let identifiers = range.filter { syntax.tokens[$0].kind == .identifier }
+            guard let last = identifiers.last,
+                identifiers.count == 1
+                    || identifiers.count == 2
+                        && SourceSyntax.namesSelf(syntax.tokens[identifiers[0]].text)
+            else { return nil }
+            return propertyClosure(named: syntax.tokens[last].text, before: site.nameToken)
         default:
             return nil
         }
+    }
+
+    /// The closure or block that the function around `index` assigned to the property `name` before it
+    /// (`self.handler = { … }`, `_handler = ^{ … };`).
+    private func propertyClosure(named name: String, before index: Int) -> Int? {
+        guard let function = syntax.namedFunction(containing: index) else { return nil }
+        let open = syntax.scopes[function].open
+        var found: Int?
+        for position in (open + 1)..<index where syntax.tokens[position].kind == .identifier {
+            guard syntax.tokens[position].text.drop(while: { $0 == "_" }) == name.drop(while: { $0 == "_" }),
+                let equals = syntax.token(position + 1), equals.kind == .operator, equals.text == "="
+            else { continue }
+            var brace = position + 2
+            if syntax.token(brace)?.is("^") == true { brace += 1 }
+            if syntax.token(brace)?.is("(") == true, let close = syntax.partner(of: brace) { brace = close + 1 }
+            if syntax.token(brace)?.is("{") == true, let scope = syntax.scope(openedAt: brace),
+                syntax.scopes[scope].kind == .closure
+            {
+                found = scope
+            }
+        }
+        return found
     }
 
     /// The closure a local named `name` was set to before `index`, in a function or closure around it.

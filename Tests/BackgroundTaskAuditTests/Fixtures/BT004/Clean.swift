@@ -219,3 +219,22 @@ final class TaskAssertion {
         taskID = .invalid
     }
 }
+
+final class PlaybackCache {
+    private var task = UIBackgroundTaskIdentifier.invalid
+    private var expirationHandler: (() -> Void)?
+
+    // sample: the handler is kept in a property first, and ends the task before it returns
+    func flushToDisk(app: UIApplication) {
+        guard task == .invalid else { return }
+        self.expirationHandler = {
+            Cache.cancelWrite()
+            app.endBackgroundTask(self.task)
+            self.task = .invalid
+        }
+        task = app.beginBackgroundTask(withName: "Flush cache", expirationHandler: self.expirationHandler)
+        Cache.write()
+        app.endBackgroundTask(task)
+        task = .invalid
+    }
+}

@@ -134,3 +134,23 @@ final class ConditionalUploader {
         Uploader.start(endingTask: task)
     }
 }
+
+final class PlaybackCache {
+    private var task = UIBackgroundTaskIdentifier.invalid
+    private var expirationHandler: (() -> Void)?
+
+    // sample: the handler is kept in a property first, and ends only by posting to the main queue
+    func flushToDisk(app: UIApplication) {
+        guard task == .invalid else { return }
+        self.expirationHandler = {
+            DispatchQueue.main.async {
+                app.endBackgroundTask(self.task)
+                self.task = .invalid
+            }
+        }
+        task = app.beginBackgroundTask(withName: "Flush cache", expirationHandler: self.expirationHandler)  // expect: BT004
+        Cache.write()
+        app.endBackgroundTask(task)
+        task = .invalid
+    }
+}

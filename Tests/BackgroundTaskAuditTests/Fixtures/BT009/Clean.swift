@@ -73,3 +73,23 @@ final class WidgetRefresher {
 
     func show(_ result: Any) {}
 }
+
+final class WidgetRefresher {
+    let store: WidgetStore
+    let disposeBag = DisposeBag()
+
+    init(store: WidgetStore) { self.store = store }
+
+    // sample: the block starts a reactive chain and waits for it to finish before it returns
+    func refreshInBackground() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Refresh widgets") { expired in
+            if expired { return }
+            let done = DispatchSemaphore(value: 0)
+            self.store.reloadObservable()
+                .subscribeOn(ConcurrentDispatchQueueScheduler(qos: .utility))
+                .subscribe(onNext: { widgets in self.store.save(widgets) }, onCompleted: { done.signal() })
+                .disposed(by: self.disposeBag)
+            done.wait()
+        }
+    }
+}

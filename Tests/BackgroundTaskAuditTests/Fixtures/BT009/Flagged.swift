@@ -82,3 +82,21 @@ enum PlayIntent {
         }
     }
 }
+
+final class WidgetRefresher {
+    let store: WidgetStore
+    let disposeBag = DisposeBag()
+
+    init(store: WidgetStore) { self.store = store }
+
+    // sample: the block starts a reactive chain on another scheduler and returns
+    func refreshInBackground() {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: "Refresh widgets") { expired in  // expect: BT009
+            if expired { return }
+            self.store.reloadObservable()
+                .subscribeOn(ConcurrentDispatchQueueScheduler(qos: .utility))
+                .subscribe(onNext: { widgets in self.store.save(widgets) })
+                .disposed(by: self.disposeBag)
+        }
+    }
+}
