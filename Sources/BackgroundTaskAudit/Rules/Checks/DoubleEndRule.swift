@@ -19,7 +19,7 @@ enum DoubleEndRule: RuleChecking {
     static func hits(in analysis: FileAnalysis) -> [RuleHit] {
         pairHits(in: analysis) + crossThreadHits(in: analysis) + copyResetHits(in: analysis)
             + sharedPropertyHits(in: analysis) + helperPairHits(in: analysis) + concurrentQueueHits(in: analysis)
-            + sharedObjectHits(in: analysis)
+            + sharedObjectHits(in: analysis) + returnedCopyHits(in: analysis)
     }
 
     private static func pairHits(in analysis: FileAnalysis) -> [RuleHit] {

@@ -37,6 +37,8 @@ extension EarlyExitRule {
                 }
                 continue
             }
+            // Handed to the caller (`return taskID`): the caller's end is not in this file's view.
+            if analysis.returnOfIdentifier(site, binding) != nil { continue }
             let beginFunction = syntax.namedFunction(containing: site.nameToken)
             if localCounts == nil {
                 localCounts = ProjectVocabulary.calls(in: syntax.tokens.indices, syntax).reduce(into: [:]) {

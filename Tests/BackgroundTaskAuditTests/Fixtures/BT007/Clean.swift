@@ -222,3 +222,21 @@ final class FeedRefresher {
         task = .invalid
     }
 }
+
+final class ShareUploader {
+    private var taskID = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the caller ends through the owner, which checks and resets: no copy to go stale
+    func beginUpload() {
+        guard taskID == .invalid else { return }
+        taskID = UIApplication.shared.beginBackgroundTask(withName: "Share upload") {
+            self.endUpload()
+        }
+    }
+
+    func endUpload() {
+        guard taskID != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(taskID)
+        taskID = .invalid
+    }
+}

@@ -239,3 +239,17 @@ final class FeedRefresher {
         task = .invalid
     }
 }
+
+final class ShareUploader {
+    private var taskID = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the caller gets a copy of the identifier, while the handler ends and resets only its own
+    func beginUpload() -> UIBackgroundTaskIdentifier {
+        guard taskID == .invalid else { return taskID }
+        taskID = UIApplication.shared.beginBackgroundTask(withName: "Share upload") {
+            UIApplication.shared.endBackgroundTask(self.taskID)
+            self.taskID = .invalid
+        }
+        return taskID  // expect: BT007
+    }
+}
