@@ -290,4 +290,24 @@ struct RuleMessageTests {
         let copied = propertyBegun.replacingOccurrences(of: "let task = other.identifier", with: "let task = self.task")
         #expect(!findings(copied).contains { $0.ruleID == "BT008" })
     }
+
+    @Test("BT005 behind an unlocked check off the main thread says that the check is what fails")
+    func anUnlockedCheckOffMainIsNamed() {
+        let source = """
+            final class Uploader {
+                var uploadTask = UIBackgroundTaskIdentifier.invalid
+                func flushOnQueue() { queue.async { self.beginFlushTask() } }
+                func beginFlushTask() {
+                    guard uploadTask == .invalid else { return }
+                    uploadTask = UIApplication.shared.beginBackgroundTask(withName: "Flush") {
+                        UIApplication.shared.endBackgroundTask(self.uploadTask)
+                        self.uploadTask = .invalid
+                    }
+                }
+            }
+            """
+        let message = findings(source).first { $0.ruleID == "BT005" }?.message ?? ""
+        #expect(message.hasPrefix("The check before this begin is not locked, and the begin runs off the main thread"))
+        #expect(message.contains("`uploadTask`"))
+    }
 }

@@ -48,6 +48,16 @@ enum EarlyExitRule: RuleChecking {
                     !blockEndsFirst(before: index, ends: ends, in: syntax), !returnsTheEnd(index, end, syntax)
                 else { continue }
                 if kind == "try", isCaught(index, sparing: end, ends: ends, within: scope, in: syntax) { continue }
+                // A `return` whose condition is about the identifier itself (`guard task != .invalid else { return }`):
+                // there is nothing left to end on that path.
+                if kind == "return",
+                    let condition = analysis.decidingCondition(
+                        ofStatementAt: analysis.statementStart(of: index), within: scope)
+                        ?? analysis.decidingCondition(ofStatementAt: index, within: scope),
+                    analysis.mentionsVariable(binding.name, in: condition)
+                {
+                    continue
+                }
                 // Before a helper's end, a bail-out on a gone `self` (`guard let self else { return }`): the owner's
                 // own teardown may end the task, which the helper does not show; not counted.
                 if helperEnds.contains(end), kind == "return",

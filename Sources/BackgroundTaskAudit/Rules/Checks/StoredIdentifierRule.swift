@@ -46,6 +46,19 @@ enum StoredIdentifierRule: RuleChecking {
             let helpers = analysis.functionsThatEnd
             if endsFirst(site, binding: binding, in: function, helpers: helpers, analysis) { return nil }
             if endsOnForeground(function, binding: stored, helpers: helpers, analysis) { return nil }
+            // Checked, but unlocked off the main thread: say so, the check is what the reader sees.
+            if let place = analysis.threadPlaces.offMainPlace(of: site.nameToken, onlyQueueCallers: false),
+                isGuarded(site, binding: binding, in: function, analysis, ignoringThreads: true)
+                    || isGuarded(site, binding: stored, in: function, analysis, ignoringThreads: true)
+            {
+                return RuleHit(
+                    token: site.nameToken,
+                    message: "The check before this begin is not locked, and the begin runs off the main thread "
+                        + "(\(place)): two threads can both pass it, and the second begin overwrites `\(written)`, so the "
+                        + "first task leaks and iOS kills the app (0x8badf00d); check and begin under one lock, or use "
+                        + "SafeBackgroundTask or BackgroundTaskManager."
+                )
+            }
             if binding.storage != .property {
                 return RuleHit(
                     token: site.nameToken,
@@ -118,7 +131,8 @@ enum StoredIdentifierRule: RuleChecking {
 
     /// A `return` before the begin whose condition tests the same variable (`guard task == .invalid`).
     private static func isGuarded(
-        _ site: CallSite, binding: IdentifierBinding, in function: Int, _ analysis: FileAnalysis
+        _ site: CallSite, binding: IdentifierBinding, in function: Int, _ analysis: FileAnalysis,
+        ignoringThreads: Bool = false
     )
         -> Bool
     {
@@ -126,7 +140,9 @@ enum StoredIdentifierRule: RuleChecking {
         let open = syntax.scopes[function].open
         // Off the main thread, an unlocked check is no guard: two threads can both pass it.
         let places = analysis.threadPlaces
-        if places.offMainPlace(of: site.nameToken, onlyQueueCallers: false) != nil, !places.isLocked(site.nameToken) {
+        if !ignoringThreads, places.offMainPlace(of: site.nameToken, onlyQueueCallers: false) != nil,
+            !places.isLocked(site.nameToken)
+        {
             return false
         }
         // The begin inside `if (task == invalid)`, or `if (shouldStart)` where
