@@ -134,7 +134,7 @@ extension ProjectVocabulary {
     }
 
     /// Whether the declaration whose body opens at `open` is `private` or `fileprivate`.
-    private static func isPrivate(declaredBefore open: Int, _ syntax: SourceSyntax) -> Bool {
+    static func isPrivate(declaredBefore open: Int, _ syntax: SourceSyntax) -> Bool {
         var cursor = open - 1
         var steps = 0
         while cursor > 0, steps < 80 {

@@ -12,8 +12,10 @@ extension RuleExplanation {
             Every raw call of UIApplication's beginBackgroundTask (with or without a name) and of
             ProcessInfo's performExpiringActivity, in Swift or Objective-C, that is not in a path you
             allowed with --allow GLOB and not inside a function that is itself named
-            beginBackgroundTask… or performExpiringActivity… (a backend forwarding its caller's name
-            and handler).
+            beginBackgroundTask… or performExpiringActivity… and passes on a handler it was given (a
+            backend forwarding its caller's handler; an app's helper of that name that makes its own
+            handler is reported). A call of the code base's own beginBackgroundTask(withName:
+            expirationHandler:) on a provider object, not the application, is a call of that wrapper.
             """,
         onDevice: """
             Nothing fails because of the call alone. But each raw call site has to end its task
@@ -175,7 +177,10 @@ extension RuleExplanation {
             queue, a completion handler, or any closure the audit does not know to run at once), or
             can be skipped because it depends on a [weak self] or __weak reference that may be nil
             (self?.…, if let self, guard let self else { return }, if (!strongSelf) return;).
-            An end in a function or method of the same file that ends a task synchronously counts.
+            An end in a function or method of the same file that ends a task synchronously counts, and
+            so does an end in a block handed to the project's helper that runs it inline on the main
+            thread. A handler kept in a local or in a property the function set first is looked into.
+            A weak self whose deinit or dealloc ends the task is gone only after the end.
             """,
         onDevice: """
             iOS calls the handler on the main thread and expects the task to be ended by the time
@@ -231,7 +236,7 @@ extension RuleExplanation {
         blindSpots: """
             Helpers in other files are not followed, so an end there looks like no end. An end of a
             different identifier still counts as an end. A closure the audit does not know that in
-            fact runs at once is reported, and a handler held in a variable is not looked into.
+            fact runs at once is reported, and a handler passed as a parameter is not looked into.
             Only aliases assigned straight from the weak reference are recognised (not through a
             cast or a helper), a condition computed from it elsewhere is taken as unrelated, and
             only the innermost if or guard around a return is considered. A weak self in the app
@@ -249,8 +254,10 @@ extension RuleExplanation {
             global, or a local copied into one of those after the begin. An await or try in front of
             the call does not hide the assignment. Silent where a second begin cannot overwrite a
             live identifier: in an initializer or an operation's start/main, behind an "already
-            started" check of the same variable, after the same function ended the old task, or on
-            entering the background when the return to the foreground ends it.
+            started" check of the same variable or a one-at-a-time flag set before the begin and
+            cleared with the end, after the same function ended the old task, or on entering the
+            background when the return to the foreground ends it. Off the main thread an unlocked
+            check is no guard, and the message says so.
             """,
         onDevice: """
             If the code runs again before the first task is ended, the second begin overwrites the
@@ -306,7 +313,8 @@ extension RuleExplanation {
             A handler that uses the identifier its own begin call is about to return, in a way that
             reads it before the assignment: an Objective-C block that captures a local by value (no
             __block, also in a #define), a Swift capture list ([task]), or an implicitly unwrapped or
-            optional Swift variable that is still nil when the handler runs. And any identifier
+            optional Swift variable that is still nil when the handler runs (begun off the main thread
+            as the code shows it). And any identifier
             stored after the begin returns and read by the handler when the begin runs off the main
             thread: in a closure handed to a queue, in an operation's start/main, or in a function
             the code base calls from such a place (followed across files, three calls deep).
@@ -352,7 +360,7 @@ extension RuleExplanation {
         blindSpots: """
             A non-optional Swift var initialised to .invalid and read by its own handler is not
             reported, though it has the same race when the task is begun off the main thread with
-            little time left. Objective-C instance variables are read through self and belong to
+            little time left; nor an optional one when the code does not show the begin off main. Objective-C instance variables are read through self and belong to
             BT005.
             """
     )
@@ -368,8 +376,13 @@ extension RuleExplanation {
             throw, break or other case between them. A reset after a synchronous closure counts
             for the end inside it; so does a reset to a project's own constant named ...Invalid.
             Also: an end on a queue of an identifier the handler (on the main thread) also ends,
-            with no lock around the queue side; and a handler that ends its local copy but resets
-            the property the copy was stored in.
+            with no lock around the queue side; a handler that ends its local copy but resets
+            the property the copy was stored in; an end helper without a reset called by the handler
+            and from elsewhere; an unlocked end helper in a type that locks other state (so it runs on
+            several threads); a handler block also called after the work that ends on a concurrent
+            queue; a completion that ends a newer run's task after the handler cleared a
+            one-at-a-time flag; and an identifier returned to the caller while the handler resets
+            only its own copy.
             """,
         onDevice: """
             The second end logs "Can't end BackgroundTask: no background task exists with
@@ -438,10 +451,15 @@ extension RuleExplanation {
             try!, and not inside do), that leaves a function or closure containing that end, unless
             the exit's own block ended the task first. A defer that ends the task, registered before
             the exit, covers it. The message names what the exit leaves, such as a
-            guard let self else { return } in a completion closure after [weak self]. Also, at the
-            begin: a task only its own expiration handler ends (nothing ends it when the work
-            finishes), or one ended otherwise only in dealloc/deinit or on the return to the
-            foreground.
+            guard let self else { return } in a completion closure after [weak self]. A call of a
+            same-file end helper counts as the end of a stored identifier, and a try inside a do block
+            that holds the end skips it unless a catch ends too. Also, at the begin: a task only its
+            own expiration handler ends (nothing ends it when the work finishes), or one ended
+            otherwise only in dealloc/deinit or on the return to the foreground. And: an exit between
+            a begin helper and an end helper called in one block; a method given the ending
+            completion that returns before calling it; a branch or switch case of the ending code
+            that neither ends nor passes the task on; an ending completion passed to an
+            optional-chained call.
             """,
         onDevice: """
             On that path the task stays open until it expires. If the handler does not end it then,
@@ -489,8 +507,9 @@ extension RuleExplanation {
         blindSpots: """
             It does not follow control flow: break, continue, calls that never return and paths
             through switch are ignored. A return in a branch that can never run is still reported
-            (silence it with // bgtask:ignore BT008). An end reached only in another function is not
-            followed, so no exit is reported for it.
+            (silence it with // bgtask:ignore BT008). An if without an else that ends only when its
+            condition holds is not reported, nor a completion its function never calls because it
+            swallows an error.
             """
     )
 
@@ -503,7 +522,8 @@ extension RuleExplanation {
             session tasks, completion handlers, …) and does not wait for it afterwards (wait(),
             dispatch_semaphore_wait, dispatch_group_wait, waitUntilFinished, …). Cleanup in a
             branch that tests the expired flag, and a main-queue post after the block has already
-            done its work synchronously, are not counted.
+            done its work synchronously (and that makes no more calls than the block did), are not
+            counted. A reactive chain (subscribe(onNext:), sink) runs later.
             """,
         onDevice: """
             The assertion lasts only as long as the block runs. A block that hands its work to
@@ -559,9 +579,9 @@ extension RuleExplanation {
         blindSpots: """
             Work started through a function of yours rather than a closure in the block is not
             seen; a wait that does not wait for that work still counts; the second, concurrent
-            call with expired == true is not checked. Any call before a main-queue post counts as
-            the block's work (apart from semaphore or group set-up and print, NSLog, os_log), so
-            log(); DispatchQueue.main.async { doTheRealWork() } passes. A closure given to an API
+            call with expired == true is not checked. A main-queue post is weighed by counting calls
+            (semaphore or group set-up and log lines aside), so load(); DispatchQueue.main.async {
+            doTheRealWork() } passes. A closure given to an API
             the audit does not know is not reported.
             """
     )

@@ -32,8 +32,11 @@ enum ClosureTiming: Sendable, Equatable {
     init(call: String?, label: String?) {
         for candidate in [label, call].compactMap({ $0 }) {
             let lowered = candidate.lowercased()
+            // `…Sync`, `…AndWait`, `dispatchSyncMainThreadSafe`, `performSyncOnMain`, a lock helper `synced`.
             let synchronousByName =
                 (lowered.hasSuffix("sync") && !lowered.hasSuffix("async")) || lowered.hasSuffix("andwait")
+                || lowered.hasPrefix("dispatchsync") || lowered.hasPrefix("performsync") || lowered.hasPrefix("runsync")
+                || lowered == "synced"
             if Self.synchronousCalls.contains(candidate) || synchronousByName {
                 self = .synchronous
                 return

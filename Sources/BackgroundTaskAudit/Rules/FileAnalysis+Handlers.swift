@@ -128,4 +128,31 @@ extension FileAnalysis {
             return !previous.is(".") && !previous.is("->")
         }
     }
+
+    /// A manager's begin for a task object it was given: the handler calls that object's handler
+    /// (`task.expirationHandler(task)`, `job.expirationHandler?()`), so it is the caller's handler passed on.
+    func callsParametersHandler(_ site: CallSite) -> Bool {
+        guard let handler = handlerScope(of: site), let function = syntax.namedFunction(containing: site.nameToken),
+            let parameters = ForwardedArguments(syntax: syntax).signature(of: function)?.parameters, !parameters.isEmpty
+        else { return false }
+        let region = syntax.scopes[handler]
+        return ((region.open + 1)..<region.close).contains { index in
+            guard parameters.contains(syntax.tokens[index].text), syntax.token(index + 1)?.is(".") == true,
+                let member = syntax.token(index + 2), member.kind == .identifier
+            else { return false }
+            let lowered = member.text.lowercased()
+            guard lowered.contains("handler") || lowered.contains("completion") || lowered.hasSuffix("block") else {
+                return false
+            }
+            var next = index + 3
+            if let token = syntax.token(next), token.kind == .operator, token.text == "?" { next += 1 }
+            return syntax.token(next)?.is("(") == true
+        }
+    }
+
+    /// Whether the begin passes on its caller's handler: a parameter (``forwardsHandler(_:)``) or a task object's
+    /// handler (``callsParametersHandler(_:)``). The handler that matters is the caller's.
+    func passesOnCallersHandler(_ site: CallSite) -> Bool {
+        forwardsHandler(site) || callsParametersHandler(site)
+    }
 }

@@ -25,7 +25,9 @@ extension EarlyExitRule {
         var hits: [RuleHit] = []
         var localCounts: [String: Int]?
         for site in analysis.begins {
-            guard case .closure(let handler) = site.handler, let binding = analysis.binding(of: site) else {
+            guard case .closure(let handler) = site.handler, let binding = analysis.binding(of: site),
+                !analysis.passesOnCallersHandler(site)
+            else {
                 continue
             }
             guard binding.storage == .property else {

@@ -18,7 +18,7 @@ enum LateEndRule: RuleChecking {
         let helpers = analysis.functionsThatEnd
         return analysis.begins.compactMap { site in
             guard let handler = analysis.handlerScope(of: site), !analysis.isEmptyClosure(handler),
-                !analysis.forwardsHandler(site)
+                !analysis.passesOnCallersHandler(site)
             else { return nil }
             return check(site, handler: handler, helpers: helpers, in: analysis)
         }
@@ -76,7 +76,9 @@ enum LateEndRule: RuleChecking {
         // one to an owner whose `deinit` / `dealloc` ends the task is nil only once the task has been ended.
         let onlySelf = weakNames.allSatisfy(SourceSyntax.namesSelf)
         guard !weakNames.isEmpty,
-            !(onlySelf && (syntax.isInProcessLifetimeOwner(site.nameToken) || analysis.endsTaskWhenOwnerGoes))
+            !(onlySelf
+                && (syntax.isInProcessLifetimeOwner(site.nameToken) || analysis.endsTaskWhenOwnerGoes
+                    || analysis.isPerCallOwner(site, endedByCreator: true)))
         else { return nil }
         let bailsOut = synchronous.allSatisfy {
             canBailOut(before: $0, handler: handler, weakNames: guarded, ends: synchronous, in: analysis)

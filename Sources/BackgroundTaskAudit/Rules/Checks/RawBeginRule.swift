@@ -19,7 +19,7 @@ enum RawBeginRule: RuleChecking {
         let syntax = analysis.syntax
         return analysis.sites.compactMap { site in
             guard site.kind != .end, !site.isShimCall, !isInsideWrapper(site, analysis),
-                !analysis.forwardsHandler(site)
+                !analysis.passesOnCallersHandler(site)
             else { return nil }
             let spelling = RuleText.spelling(site, in: syntax)
             if site.kind == .begin {

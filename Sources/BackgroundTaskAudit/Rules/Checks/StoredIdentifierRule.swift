@@ -36,10 +36,18 @@ enum StoredIdentifierRule: RuleChecking {
             }
             // A stored property's initializer runs once per object (or once, for a static).
             guard let function = syntax.namedFunction(containing: site.nameToken) else { return nil }
-            if isOneShot(function, in: analysis) { return nil }
-            // The check may name the local or the property it is copied into (`guard self.task == .invalid`).
+            if isOneShot(function, in: analysis) || analysis.isPerCallOwner(site, endedByCreator: false) { return nil }
+            // The check may name the local or the property it is copied into (`guard self.task == .invalid`), or
+            // the object that property belongs to (`if (![_tasks containsObject:task]) { … task.identifier = … }`).
+            let object = written.split(whereSeparator: { $0 == "." || $0 == ">" }).first.map {
+                String($0.drop { $0 == "_" }).replacingOccurrences(of: "-", with: "")
+            }
+            let holder = object.flatMap { written.contains(".") || written.contains("->") ? $0 : nil }
+                .flatMap { SourceSyntax.namesSelf($0) ? nil : IdentifierBinding.property(name: $0, written: $0) }
             if isGuarded(site, binding: binding, in: function, analysis)
                 || (stored.name != binding.name && isGuarded(site, binding: stored, in: function, analysis))
+                || holder.map({ isGuarded(site, binding: $0, in: function, analysis) }) == true
+                || isGuardedInCallers(site, binding: stored, function: function, analysis)
             {
                 return nil
             }
@@ -146,26 +154,37 @@ enum StoredIdentifierRule: RuleChecking {
             return false
         }
         // The begin inside `if (task == invalid)`, or `if (shouldStart)` where
-        // `shouldStart = … task == invalid …` was computed in the same function.
-        for condition in analysis.enclosingConditions(of: site.nameToken, within: function) {
+        // `shouldStart = … task == invalid …` was computed in the same function; or after a `return` decided so.
+        func testsIdentifier(_ condition: Range<Int>) -> Bool {
             if analysis.mentionsVariable(binding.name, in: condition) { return true }
             for index in condition where syntax.tokens[index].kind == .identifier {
                 let local = syntax.tokens[index].text
                 var cursor = open + 1
                 while cursor < condition.lowerBound {
                     defer { cursor += 1 }
-                    guard syntax.tokens[cursor].isIdentifier(local), let equals = syntax.token(cursor + 1),
-                        equals.kind == .operator, equals.text == "="
-                    else { continue }
-                    var end = cursor + 2
+                    guard syntax.tokens[cursor].isIdentifier(local) else { continue }
+                    // `local = …`, `let local: Bool = (…)` on one line.
+                    var equals = cursor + 1
+                    while let token = syntax.token(equals), token.line == syntax.tokens[cursor].line, !token.is("="),
+                        !token.is(";"), !token.is("{"), equals < cursor + 8
+                    {
+                        equals += 1
+                    }
+                    guard let token = syntax.token(equals), token.kind == .operator, token.text == "=" else { continue }
+                    var end = equals + 1
                     while end < condition.lowerBound, !syntax.tokens[end].is(";"),
                         syntax.tokens[end].line == syntax.tokens[cursor].line
                     {
                         end += 1
                     }
-                    if analysis.mentionsVariable(binding.name, in: (cursor + 2)..<end) { return true }
+                    if analysis.mentionsVariable(binding.name, in: (equals + 1)..<end) { return true }
                 }
             }
+            return false
+        }
+        for condition in analysis.enclosingConditions(of: site.nameToken, within: function)
+        where testsIdentifier(condition) {
+            return true
         }
         for index in (open + 1)..<site.start where syntax.tokens[index].isIdentifier("return") {
             guard
@@ -173,15 +192,40 @@ enum StoredIdentifierRule: RuleChecking {
                     ofStatementAt: analysis.statementStart(of: index), within: function)
                     ?? analysis.decidingCondition(ofStatementAt: index, within: function)
             else { continue }
-            if analysis.mentionsVariable(binding.name, in: condition) {
-                return true
-            }
+            if testsIdentifier(condition) { return true }
         }
         return !analysis.guardFlags(of: site, in: function).isEmpty
     }
 
+    /// A private begin helper (`private func startBackgroundTask()`) whose every call in the file is guarded
+    /// there: `guard backgroundTaskId == .invalid else { return }; startBackgroundTask()`.
+    private static func isGuardedInCallers(
+        _ site: CallSite, binding: IdentifierBinding, function: Int, _ analysis: FileAnalysis
+    ) -> Bool {
+        let syntax = analysis.syntax
+        guard syntax.isSwift, let full = syntax.scopes[function].name,
+            ProjectVocabulary.isPrivate(declaredBefore: syntax.scopes[function].open, syntax)
+        else { return false }
+        let name = String(full.prefix { $0 != ":" })
+        // The calls in this type's code (another class of the file may have a method of the same name).
+        let types = TypeRanges(syntax)
+        let owner = types.name(at: site.nameToken)
+        let calls = syntax.scopes.indices.filter { $0 != function && syntax.scopes[$0].kind == .function }
+            .flatMap { analysis.helperEndCalls(in: $0, helpers: [name]) }
+            .filter { types.name(at: $0) == owner }
+        guard !calls.isEmpty else { return false }
+        return calls.allSatisfy { call in
+            guard let caller = syntax.namedFunction(containing: call) else { return false }
+            var entry = site
+            (entry.nameToken, entry.start, entry.end) = (call, call, call)
+            return isGuarded(entry, binding: binding, in: caller, analysis)
+        }
+    }
+
     /// A begin on entering the background whose task the return to the foreground ends: the app cannot
-    /// enter the background again without passing the end first.
+    /// enter the background again without passing the end first. "On entering the background" is a function
+    /// named so (`applicationDidEnterBackground`), a `case` of a notification switch named so
+    /// (`case UIApplication.didEnterBackgroundNotification:`), or a private helper only those call.
     private static func endsOnForeground(
         _ function: Int,
         binding: IdentifierBinding,
@@ -189,17 +233,14 @@ enum StoredIdentifierRule: RuleChecking {
         _ analysis: FileAnalysis
     ) -> Bool {
         let syntax = analysis.syntax
-        guard let name = syntax.scopes[function].name?.lowercased(), name.contains("enterbackground") else {
-            return false
-        }
+        guard Lifecycle.of(function, analysis) == .background else { return false }
         // The end must run in the foreground callback itself, not later on a queue (after which a
         // quick return to the background can still overwrite the identifier first).
         func isForeground(_ token: Int) -> Bool {
-            guard let other = syntax.namedFunction(containing: token), let name = syntax.scopes[other].name,
+            guard let other = syntax.namedFunction(containing: token),
                 analysis.deferringClosure(of: token, within: other) == nil
             else { return false }
-            let lowered = name.lowercased()
-            return lowered.contains("enterforeground") || lowered.contains("becomeactive")
+            return Lifecycle.at(token, in: other, analysis) == .foreground
         }
         if analysis.ends(of: binding).contains(where: { isForeground($0.nameToken) }) { return true }
         return syntax.scopes.indices.contains { scope in

@@ -33,3 +33,19 @@
 }
 
 @end
+
+@implementation TaskManager
+
+// sample: a manager's begin for a task object it was given: the handler calls that object's handler
+- (BOOL)startTask:(ManagedTask *)task {
+    @synchronized (self) {
+        if ([_tasks containsObject:task]) return NO;
+        [_tasks addObject:task];
+        task.identifier = [UIApplication.sharedApplication beginBackgroundTaskWithName:task.name expirationHandler:^{
+            task.expirationHandler(task);
+        }];
+        return task.identifier != UIBackgroundTaskInvalid;
+    }
+}
+
+@end

@@ -39,3 +39,28 @@ void SaveEverything(UIApplication *app) {
         task = UIBackgroundTaskInvalid;
     }];
 }
+
+@implementation TaskManager
+
+// sample: a manager that gets a task object but makes its own handler: a raw call
+- (BOOL)startTask:(ManagedTask *)task {
+    @synchronized (self) {
+        if ([_tasks containsObject:task]) return NO;
+        [_tasks addObject:task];
+        task.identifier = [UIApplication.sharedApplication beginBackgroundTaskWithName:task.name expirationHandler:^{  // expect: BT001 BT008
+            [self endTask:task];
+        }];
+        return task.identifier != UIBackgroundTaskInvalid;
+    }
+}
+
+- (void)endTask:(ManagedTask *)task {
+    @synchronized (self) {
+        if (![_tasks containsObject:task]) return;
+        [_tasks removeObject:task];
+        [UIApplication.sharedApplication endBackgroundTask:task.identifier];
+        task.identifier = UIBackgroundTaskInvalid;
+    }
+}
+
+@end

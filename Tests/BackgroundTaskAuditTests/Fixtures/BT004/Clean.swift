@@ -238,3 +238,24 @@ final class PlaybackCache {
         task = .invalid
     }
 }
+
+final class ExpiringSessions {
+    private var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the handler's helper ends through a dispatch helper named synchronous (`dispatchSyncMainThreadSafe`)
+    func start() {
+        guard task == .invalid else { return }
+        task = UIApplication.shared.beginBackgroundTask(withName: "Sessions") {
+            self.expired()
+        }
+        Sessions.run { self.expired() }
+    }
+
+    private func expired() {
+        Threading.dispatchSyncMainThreadSafe {
+            guard self.task != .invalid else { return }
+            UIApplication.shared.endBackgroundTask(self.task)
+            self.task = .invalid
+        }
+    }
+}

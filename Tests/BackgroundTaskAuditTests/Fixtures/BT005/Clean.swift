@@ -151,3 +151,87 @@ final class ThumbnailWriter {
         }
     }
 }
+
+final class SessionKeeper {
+    private var backgroundTaskID = UIBackgroundTaskIdentifier.invalid
+    private let lock = NSLock()
+
+    // sample: a private begin helper that its only caller calls after checking the identifier, under a lock
+    func ensureBackgroundTask(needed: Bool) {
+        lock.withLock {
+            let hasTask = backgroundTaskID != .invalid
+            guard needed != hasTask else { return }
+            guard !needed else {
+                startBackgroundTask()
+                return
+            }
+            UIApplication.shared.endBackgroundTask(backgroundTaskID)
+            backgroundTaskID = .invalid
+        }
+    }
+
+    func sessionEnded() {
+        ensureBackgroundTask(needed: false)
+    }
+
+    private func startBackgroundTask() {
+        backgroundTaskID = UIApplication.shared.beginBackgroundTask(withName: "Keep session") {
+            self.ensureBackgroundTask(needed: false)
+        }
+    }
+}
+
+final class SessionTracker {
+    private var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: begun from the background notification's case, ended in the foreground notification's case
+    @objc private func applicationStateChanged(_ notification: Notification) {
+        switch notification.name {
+        case UIApplication.didEnterBackgroundNotification:
+            beginBackgroundTracking()
+        case UIApplication.willEnterForegroundNotification:
+            stopBackgroundTracking()
+        default:
+            return
+        }
+    }
+
+    private func beginBackgroundTracking() {
+        task = UIApplication.shared.beginBackgroundTask(withName: "Session tracking") {
+            self.stopBackgroundTracking()
+        }
+    }
+
+    private func stopBackgroundTracking() {
+        guard task != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(task)
+        task = .invalid
+    }
+}
+
+private final class BackgroundAssertion {
+    private var id = UIBackgroundTaskIdentifier.invalid
+
+    func begin(name: String) {
+        id = UIApplication.shared.beginBackgroundTask(withName: name) { [weak self] in
+            self?.end()
+        }
+    }
+
+    func end() {
+        guard id != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(id)
+        id = .invalid
+    }
+}
+
+struct BackgroundTimeRunner {
+    // sample: a private type whose begin is only ever called on an object made for this one call, which the
+    // caller ends through after the work
+    func withBackgroundTime(_ work: () async -> Void) async {
+        let assertion = BackgroundAssertion()
+        assertion.begin(name: "Work")
+        await work()
+        assertion.end()
+    }
+}

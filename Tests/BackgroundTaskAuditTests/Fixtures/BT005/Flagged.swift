@@ -71,3 +71,30 @@ final class FeedSyncer {
         }
     }
 }
+
+final class SessionTracker {
+    private var task = UIBackgroundTaskIdentifier.invalid
+
+    // sample: begun from a notification's case that is not entering the background: nothing ends it first
+    @objc private func applicationStateChanged(_ notification: Notification) {
+        switch notification.name {
+        case UIApplication.didReceiveMemoryWarningNotification:
+            beginCleanup()
+        default:
+            return
+        }
+    }
+
+    private func beginCleanup() {
+        task = UIApplication.shared.beginBackgroundTask(withName: "Cleanup") {  // expect: BT005
+            self.endCleanup()
+        }
+        Cache.trim { self.endCleanup() }
+    }
+
+    private func endCleanup() {
+        guard task != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(task)
+        task = .invalid
+    }
+}
