@@ -109,14 +109,17 @@ struct AuditCommandTests {
     @Test("--allow silences BT001 for wrapper paths only")
     func allowSilencesWrapperPaths() async throws {
         let wrapper = """
-            func start(_ cleanup: @escaping @MainActor @Sendable () -> Void) -> UIBackgroundTaskIdentifier {
+            func start(_ cleanup: @escaping @MainActor @Sendable () -> Void, work: (@escaping () -> Void) -> Void) {
                 var task = UIBackgroundTaskIdentifier.invalid
                 task = UIApplication.shared.beginBackgroundTask(withName: "Wrapped") {
                     cleanup()
                     UIApplication.shared.endBackgroundTask(task)
                     task = .invalid
                 }
-                return task
+                work {
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
             }
 
             """

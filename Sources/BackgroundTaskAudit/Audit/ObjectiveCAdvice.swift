@@ -21,8 +21,27 @@ enum ObjectiveCAdvice {
         guard language == .objectiveC else { return message }
         var message = message
         for (swift, objectiveC) in replacements where message.contains(swift) {
-            message = message.replacingOccurrences(of: swift, with: objectiveC)
+            message = replacingWords(swift, with: objectiveC, in: message)
         }
         return message
+    }
+
+    /// `text` with each whole-word `word` replaced: `SafeBackgroundTask` in a sentence, not inside a method's
+    /// name such as `beginSafeBackgroundTaskWithExpirationHandler`.
+    private static func replacingWords(_ word: String, with replacement: String, in text: String) -> String {
+        func isWordCharacter(_ character: Character?) -> Bool {
+            guard let character else { return false }
+            return character.isLetter || character.isNumber || character == "_"
+        }
+        var result = ""
+        var rest = text[...]
+        while let range = rest.range(of: word) {
+            let before = range.lowerBound > rest.startIndex ? rest[rest.index(before: range.lowerBound)] : result.last
+            let after = range.upperBound < rest.endIndex ? rest[range.upperBound] : nil
+            result += rest[..<range.lowerBound]
+            result += isWordCharacter(before) || isWordCharacter(after) ? String(rest[range]) : replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 }

@@ -14,6 +14,13 @@ extension FileAnalysis {
         return nil
     }
 
+    /// The condition that decides whether the exit at `index` (a `return`) is taken: of its statement, or of
+    /// the exit itself (`guard … else { return }`, `if (x) return;`).
+    func exitCondition(of index: Int, within outer: Int) -> Range<Int>? {
+        decidingCondition(ofStatementAt: statementStart(of: index), within: outer)
+            ?? decidingCondition(ofStatementAt: index, within: outer)
+    }
+
     /// Every `if` / `else` / `guard … else` condition around the token, below `outer`, innermost first.
     func enclosingConditions(of index: Int, within outer: Int) -> [Range<Int>] {
         var conditions: [Range<Int>] = []

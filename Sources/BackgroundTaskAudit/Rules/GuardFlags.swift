@@ -19,8 +19,7 @@ extension FileAnalysis {
         let open = syntax.scopes[function].open
         for index in (open + 1)..<site.start where syntax.tokens[index].isIdentifier("return") {
             guard
-                let condition = decidingCondition(ofStatementAt: statementStart(of: index), within: function)
-                    ?? decidingCondition(ofStatementAt: index, within: function)
+                let condition = exitCondition(of: index, within: function)
             else { continue }
             flags.formUnion(flagsSet(testedIn: condition, setIn: (index + 1)..<site.start, within: function))
         }

@@ -67,10 +67,8 @@ final class ThreadPlaces {
             if region.kind == .function || region.kind == .accessor { return nil }
             if region.kind == .closure {
                 // Work hopped back to the main queue runs on the main thread, whatever is around it.
-                if analysis.alwaysRunsOnMain(closure: scope) { return nil }
-                if let call = queueCall(of: scope) {
-                    return targetsMainQueue(closure: scope) ? nil : "inside `\(call)` on a queue"
-                }
+                if analysis.alwaysRunsOnMain(closure: scope) || targetsMainQueue(closure: scope) { return nil }
+                if let call = queueCall(of: scope) { return "inside `\(call)` on a queue" }
             }
             current = region.parent
         }
@@ -241,7 +239,8 @@ final class ThreadPlaces {
         return false
     }
 
-    /// `DispatchQueue.main.async {`, `dispatch_async(dispatch_get_main_queue(), ^{`, `OperationQueue.main`.
+    /// `DispatchQueue.main.async {`, `dispatch_async(dispatch_get_main_queue(), ^{`, `OperationQueue.main`, or a
+    /// helper named for the main thread (`executeOnMainSync:`, `runOnMainThread`, `performOnMainQueue`).
     private func targetsMainQueue(closure: Int) -> Bool {
         let syntax = analysis.syntax
         let open = syntax.scopes[closure].open
@@ -251,6 +250,11 @@ final class ThreadPlaces {
         while index >= 0, steps < 40, syntax.tokens[index].line >= line - 1 {
             let text = syntax.tokens[index].text
             if text == "main" || text == "dispatch_get_main_queue" || text == "mainQueue" || text == "MainActor" {
+                return true
+            }
+            if syntax.tokens[index].kind == .identifier,
+                ["onmain", "mainthread", "mainqueue", "tomain"].contains(where: text.lowercased().contains)
+            {
                 return true
             }
             if syntax.tokens[index].is(";") || syntax.tokens[index].is("}") { break }

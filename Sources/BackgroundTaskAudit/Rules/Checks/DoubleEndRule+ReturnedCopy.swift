@@ -1,5 +1,5 @@
-/// BT007, a copy handed to the caller: the function begins into a property, returns the identifier to its
-/// caller (`return taskID`), and the expiration handler ends and resets only the property. After an expiry
+/// BT007, a copy handed to the caller: the function begins into a property or a captured local, returns the
+/// identifier to its caller (`return taskID`), and the expiration handler ends and resets only its own. After an expiry
 /// the caller still holds the old value; when its work finishes it ends that stale identifier — or, after a
 /// new begin reused the number, a newer task.
 extension DoubleEndRule {
@@ -7,7 +7,7 @@ extension DoubleEndRule {
         let syntax = analysis.syntax
         var hits: [RuleHit] = []
         for site in analysis.begins {
-            guard let binding = analysis.binding(of: site), binding.storage == .property,
+            guard let binding = analysis.binding(of: site),
                 let handler = analysis.handlerScope(of: site),
                 let exit = analysis.returnOfIdentifier(site, binding)
             else { continue }

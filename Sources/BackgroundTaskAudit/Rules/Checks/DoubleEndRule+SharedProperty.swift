@@ -56,6 +56,11 @@ extension DoubleEndRule {
         -> String?
     {
         let syntax = analysis.syntax
+        // An end the handler itself puts off is BT004's: the handler runs once, at expiry. (A handler kept in a
+        // local and passed on as a completion too is still checked below.)
+        if let handler, syntax.scopes[handler].contains(token), LocalClosureName.name(of: handler, in: syntax) == nil {
+            return nil
+        }
         for scope in syntax.scopeChain(from: syntax.scope(containing: token)) {
             if scope == function { return nil }
             guard syntax.scopes[scope].kind == .closure else { continue }

@@ -44,8 +44,16 @@ extension EarlyExitRule {
             let beginName = String((syntax.scopes[beginFunction].name ?? "").prefix { $0 != ":" })
             enders.remove(beginName)
             let beginRegion = syntax.scopes[beginFunction]
-            let work = ProjectVocabulary.calls(in: (site.end + 1)..<beginRegion.close, syntax)
-                .map(\.name).filter { functionsByName[$0] != nil && $0 != (beginRegion.name ?? "") }
+            let workCalls = ProjectVocabulary.calls(in: (site.end + 1)..<beginRegion.close, syntax)
+                .filter { functionsByName[$0.name] != nil && $0.name != (beginRegion.name ?? "") }
+            // The begin's function's own ends and calls on the way to one: a work function that returns early
+            // hands back to it, and it still reaches the end.
+            let ownEnds =
+                ends.filter { beginRegion.contains($0) }
+                + analysis.helperEndCalls(in: beginFunction, helpers: enders).filter { call in
+                    !handlers.contains { $0.contains(call) }
+                }
+            let work = workCalls.filter { call in !ownEnds.contains { $0 > call.token } }.map(\.name)
             for name in Set(work) {
                 for function in functionsByName[name] ?? [] where function != beginFunction {
                     let region = syntax.scopes[function]

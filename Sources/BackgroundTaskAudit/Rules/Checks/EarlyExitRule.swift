@@ -51,9 +51,7 @@ enum EarlyExitRule: RuleChecking {
                 // A `return` whose condition is about the identifier itself (`guard task != .invalid else { return }`):
                 // there is nothing left to end on that path.
                 if kind == "return",
-                    let condition = analysis.decidingCondition(
-                        ofStatementAt: analysis.statementStart(of: index), within: scope)
-                        ?? analysis.decidingCondition(ofStatementAt: index, within: scope),
+                    let condition = analysis.exitCondition(of: index, within: scope),
                     analysis.mentionsVariable(binding.name, in: condition)
                 {
                     continue
@@ -61,9 +59,7 @@ enum EarlyExitRule: RuleChecking {
                 // Before a helper's end, a bail-out on a gone `self` (`guard let self else { return }`): the owner's
                 // own teardown may end the task, which the helper does not show; not counted.
                 if helperEnds.contains(end), kind == "return",
-                    let condition = analysis.decidingCondition(
-                        ofStatementAt: analysis.statementStart(of: index), within: scope)
-                        ?? analysis.decidingCondition(ofStatementAt: index, within: scope),
+                    let condition = analysis.exitCondition(of: index, within: scope),
                     testsOnlySelf(condition, syntax)
                 {
                     continue

@@ -33,6 +33,18 @@ enum LateEndRule: RuleChecking {
             analysis.endCalls.filter { region.contains($0.nameToken) }.map(\.nameToken)
             + analysis.helperEndCalls(in: handler, helpers: helpers)
         guard !endTokens.isEmpty else {
+            // A same-file method the handler calls that ends the task only later (`end()` posting to a queue).
+            if let (helper, later) = laterEndingHelper(calledIn: handler, analysis) {
+                let via = later.timing.callName.map { "inside `\($0)`" } ?? "inside a closure"
+                let line = syntax.tokens[syntax.scopes[later.scope].open].line
+                return RuleHit(
+                    token: site.nameToken,
+                    message:
+                        "The expiration handler ends the task only later, through `\(helper)`, \(via) (line \(line)): "
+                        + "it must end before returning, or iOS kills the app (0x8badf00d); end it synchronously, or use "
+                        + "SafeBackgroundTask."
+                )
+            }
             return RuleHit(
                 token: site.nameToken,
                 message:
@@ -90,6 +102,28 @@ enum LateEndRule: RuleChecking {
             message: "The expiration handler ends the task only while \(shape) is alive: once the owner is gone, on "
                 + "expiry iOS kills the app (0x8badf00d); end it unconditionally, or use SafeBackgroundTask."
         )
+    }
+
+    /// A same-file function the handler calls on its own object whose end of a task is inside a closure that runs
+    /// later, and that closure.
+    private static func laterEndingHelper(calledIn handler: Int, _ analysis: FileAnalysis)
+        -> (String, (scope: Int, timing: ClosureTiming))?
+    {
+        let syntax = analysis.syntax
+        var enders: Set<String> = []
+        var laterEnds: [String: (scope: Int, timing: ClosureTiming)] = [:]
+        for end in analysis.endCalls {
+            guard let function = syntax.namedFunction(containing: end.nameToken),
+                syntax.scopes[function].kind == .function, let full = syntax.scopes[function].name,
+                let later = analysis.deferringClosure(of: end.nameToken, within: function)
+            else { continue }
+            let name = String(full.prefix { $0 != ":" })
+            enders.insert(name)
+            laterEnds[name] = laterEnds[name] ?? later
+        }
+        guard let call = analysis.helperEndCalls(in: handler, helpers: enders).first else { return nil }
+        let name = syntax.tokens[call].text
+        return laterEnds[name].map { (name, $0) }
     }
 
     /// The closure that makes the end at `token` run after the handler returns, if any; a block handed to a

@@ -19,7 +19,7 @@ enum RawBeginRule: RuleChecking {
         let syntax = analysis.syntax
         return analysis.sites.compactMap { site in
             guard site.kind != .end, !site.isShimCall, !isInsideWrapper(site, analysis),
-                !analysis.passesOnCallersHandler(site)
+                !analysis.passesOnCallersHandler(site), !handlerCallsAClosureParameter(site, analysis)
             else { return nil }
             let spelling = RuleText.spelling(site, in: syntax)
             if site.kind == .begin {
@@ -55,6 +55,32 @@ enum RawBeginRule: RuleChecking {
             }
             guard let name else { return false }
             return name.hasPrefix("beginBackgroundTask") || name.hasPrefix("performExpiringActivity")
+        }
+    }
+
+    /// A wrapper under any name (`-beginSafeBackgroundTaskWithExpirationHandler:`, `start(withExpirationHandler:)`):
+    /// the function takes an expiration handler, and its handler calls it (`if (handler) handler();`, `handler?()`)
+    /// among other things. The raw call is the wrapper's implementation.
+    private static func handlerCallsAClosureParameter(_ site: CallSite, _ analysis: FileAnalysis) -> Bool {
+        let syntax = analysis.syntax
+        guard let function = syntax.namedFunction(containing: site.nameToken), takesClosure(function, syntax),
+            let signature = ForwardedArguments(syntax: syntax).signature(of: function),
+            let handler = analysis.handlerScope(of: site)
+        else { return false }
+        // Only an expiration handler the caller gives (`handler`, `…ExpirationHandler:`): a completion the app's
+        // own task calls on expiry does not make its function a wrapper.
+        let parameters = zip(signature.pieces, signature.parameters).compactMap { piece, parameter -> String? in
+            let words = ((piece ?? "") + " " + parameter).lowercased()
+            return words.contains("expir") || parameter == "handler" ? parameter : nil
+        }
+        guard !parameters.isEmpty else { return false }
+        let region = syntax.scopes[handler]
+        return ((region.open + 1)..<region.close).contains { index in
+            guard parameters.contains(syntax.tokens[index].text), syntax.token(index - 1)?.is(".") != true,
+                var next = syntax.token(index + 1)
+            else { return false }
+            if next.kind == .operator, next.text == "?", let after = syntax.token(index + 2) { next = after }
+            return next.is("(")
         }
     }
 
@@ -97,6 +123,12 @@ enum RawBeginRule: RuleChecking {
         // Back to the declaration's start: `func` (Swift), `-` / `+` at a line start (Objective-C).
         while cursor > 0, steps < 200 {
             let token = syntax.tokens[cursor]
+            // Over a parenthesized list (`(handler: () -> Void = {})`), default values and all.
+            if token.is(")"), let partner = syntax.partner(of: cursor), partner < cursor {
+                cursor = partner - 1
+                steps += 1
+                continue
+            }
             if token.is("{") || token.is("}") || token.is(";") { break }
             if syntax.isSwift, token.isIdentifier("func") || token.isIdentifier("init") { break }
             cursor -= 1

@@ -188,9 +188,7 @@ enum StoredIdentifierRule: RuleChecking {
         }
         for index in (open + 1)..<site.start where syntax.tokens[index].isIdentifier("return") {
             guard
-                let condition = analysis.decidingCondition(
-                    ofStatementAt: analysis.statementStart(of: index), within: function)
-                    ?? analysis.decidingCondition(ofStatementAt: index, within: function)
+                let condition = analysis.exitCondition(of: index, within: function)
             else { continue }
             if testsIdentifier(condition) { return true }
         }

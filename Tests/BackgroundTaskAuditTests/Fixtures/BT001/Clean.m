@@ -49,3 +49,17 @@
 }
 
 @end
+
+@implementation NetworkCommunication
+
+// sample: a wrapper under another name that takes the caller's handler and calls it from its own
+- (UIBackgroundTaskIdentifier)beginSafeTaskWithExpirationHandler:(void (^)(void))handler {
+    __block UIBackgroundTaskIdentifier taskId = UIBackgroundTaskInvalid;
+    taskId = [UIApplication.sharedApplication beginBackgroundTaskWithName:@"Network" expirationHandler:^{
+        if (handler) handler();
+        [UIApplication.sharedApplication endBackgroundTask:taskId];
+    }];
+    return taskId;
+}
+
+@end

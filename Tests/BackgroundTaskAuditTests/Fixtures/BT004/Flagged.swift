@@ -154,3 +154,28 @@ final class PlaybackCache {
         task = .invalid
     }
 }
+
+final class TimedTask {
+    private var taskId = UIBackgroundTaskIdentifier.invalid
+
+    // sample: the handler calls a method that ends the task only by posting to the main queue
+    func start(withExpirationHandler handler: @escaping () -> Void = {}) {
+        guard taskId == .invalid else { return }
+        taskId = UIApplication.shared.beginBackgroundTask(withName: "Timed") {  // expect: BT004
+            handler()
+            self.end()
+        }
+    }
+
+    func workFinished() {
+        end()
+    }
+
+    func end() {
+        DispatchQueue.main.async {
+            guard self.taskId != .invalid else { return }
+            UIApplication.shared.endBackgroundTask(self.taskId)
+            self.taskId = .invalid
+        }
+    }
+}

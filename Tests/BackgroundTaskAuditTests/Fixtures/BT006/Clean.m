@@ -35,3 +35,25 @@
 }
 
 @end
+
+@implementation MainRunner
+
+// sample: called on a queue, but the begin and the store run inside the project's helper named for the main thread
+- (void)startFromQueue {
+    dispatch_async(self.queue, ^{
+        [Executor executeOnMainSync:^{
+            if (self.task != UIBackgroundTaskInvalid) return;
+            self.task = [UIApplication.sharedApplication beginBackgroundTaskWithName:@"Run" expirationHandler:^{
+                [UIApplication.sharedApplication endBackgroundTask:self.task];
+                self.task = UIBackgroundTaskInvalid;
+            }];
+        }];
+        [self runWork];
+        [Executor executeOnMainSync:^{
+            [UIApplication.sharedApplication endBackgroundTask:self.task];
+            self.task = UIBackgroundTaskInvalid;
+        }];
+    });
+}
+
+@end

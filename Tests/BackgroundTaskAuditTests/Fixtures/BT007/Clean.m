@@ -171,3 +171,27 @@
 }
 
 @end
+
+@implementation RequestOperation
+
+// sample: the handler's own end is put off to the main queue (BT004's concern), not a completion of an overlapping run
+- (void)main {
+    if (_backgroundTask == UIBackgroundTaskInvalid) {
+        _backgroundTask = [UIApplication.sharedApplication beginBackgroundTaskWithName:@"Request" expirationHandler:^{
+            [UIApplication.sharedApplication endBackgroundTask:self->_backgroundTask];
+            self->_backgroundTask = UIBackgroundTaskInvalid;
+        }];
+    }
+    [self startRequest];
+}
+
+- (void)markAsFinished {
+    dispatch_async(dispatch_get_main_queue(), ^{
+        if (self->_backgroundTask != UIBackgroundTaskInvalid) {
+            [UIApplication.sharedApplication endBackgroundTask:self->_backgroundTask];
+            self->_backgroundTask = UIBackgroundTaskInvalid;
+        }
+    });
+}
+
+@end

@@ -185,3 +185,17 @@
 }
 
 @end
+
+@implementation NetworkTasks
+
+// sample: the caller gets a copy of the identifier, while the handler ends and resets only the block's own
+- (UIBackgroundTaskIdentifier)beginNetworkTask {
+    __block UIBackgroundTaskIdentifier taskId = UIBackgroundTaskInvalid;
+    taskId = [UIApplication.sharedApplication beginBackgroundTaskWithName:@"Network" expirationHandler:^{
+        [UIApplication.sharedApplication endBackgroundTask:taskId];
+        taskId = UIBackgroundTaskInvalid;
+    }];
+    return taskId;  // expect: BT007
+}
+
+@end

@@ -100,3 +100,32 @@
 }
 
 @end
+
+@implementation HTTPRequest
+
+// sample: a work method that returns early hands back to -main, which still goes on to the end
+- (void)main {
+    if (_backgroundTask == UIBackgroundTaskInvalid) {
+        _backgroundTask = [UIApplication.sharedApplication beginBackgroundTaskWithName:@"Request" expirationHandler:^{
+            [self markAsFinished];
+        }];
+    }
+    [self buildPostBody];
+    [self markAsFinished];
+}
+
+- (void)buildPostBody {
+    if (self.haveBuiltPostBody) {
+        return;
+    }
+    self.haveBuiltPostBody = YES;
+}
+
+- (void)markAsFinished {
+    if (_backgroundTask != UIBackgroundTaskInvalid) {
+        [UIApplication.sharedApplication endBackgroundTask:_backgroundTask];
+        _backgroundTask = UIBackgroundTaskInvalid;
+    }
+}
+
+@end
