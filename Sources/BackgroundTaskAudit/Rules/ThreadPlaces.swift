@@ -69,6 +69,9 @@ final class ThreadPlaces {
                 // Work hopped back to the main queue runs on the main thread, whatever is around it.
                 if analysis.alwaysRunsOnMain(closure: scope) || targetsMainQueue(closure: scope) { return nil }
                 if let call = queueCall(of: scope) { return "inside `\(call)` on a queue" }
+                // Another API's completion runs where that API calls it back (AFNetworking on the main queue),
+                // not where the code around it runs: only a closure run at once shares its surroundings' thread.
+                if analysis.timing(ofClosure: scope) != .synchronous { return nil }
             }
             current = region.parent
         }

@@ -67,6 +67,9 @@ enum RawBeginRule: RuleChecking {
             let signature = ForwardedArguments(syntax: syntax).signature(of: function),
             let handler = analysis.handlerScope(of: site)
         else { return false }
+        // A parameter labelled as the expiration handler (`start(task:expirationHandler:)`) makes the function a
+        // wrapper even when its handler runs the caller's later (through a table of stored handlers).
+        if signature.pieces.contains(where: { $0?.lowercased().contains("expirationhandler") == true }) { return true }
         // Only an expiration handler the caller gives (`handler`, `…ExpirationHandler:`): a completion the app's
         // own task calls on expiry does not make its function a wrapper.
         let parameters = zip(signature.pieces, signature.parameters).compactMap { piece, parameter -> String? in

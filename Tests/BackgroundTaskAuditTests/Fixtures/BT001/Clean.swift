@@ -114,3 +114,22 @@ final class ExportAssertion {
         taskID = .invalid
     }
 }
+
+final class BackgroundTaskController {
+    private var handlers: [UIBackgroundTaskIdentifier: () -> Void] = [:]
+
+    // sample: a wrapper under another name that takes the caller's expiration handler and runs it later, from a table
+    func start(task name: String, expirationHandler: @escaping () -> Void, work: (@escaping () -> Void) -> Void) {
+        var id = UIBackgroundTaskIdentifier.invalid
+        id = UIApplication.shared.beginBackgroundTask(withName: name) {
+            self.expire(id)
+        }
+        handlers[id] = expirationHandler
+        work { self.expire(id) }
+    }
+
+    private func expire(_ id: UIBackgroundTaskIdentifier) {
+        handlers.removeValue(forKey: id)?()
+        UIApplication.shared.endBackgroundTask(id)
+    }
+}

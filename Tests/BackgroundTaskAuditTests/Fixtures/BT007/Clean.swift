@@ -240,3 +240,22 @@ final class ShareUploader {
         taskID = .invalid
     }
 }
+
+final class ReplySender {
+    // sample: the end is in another API's completion, started from a global-queue block: the completion runs where
+    // that API calls it back (a networking library's main queue), not on the block's queue
+    func sendReply(_ text: String, api: ChatAPI) {
+        let application = UIApplication.shared
+        var sendTask = UIBackgroundTaskIdentifier.invalid
+        sendTask = application.beginBackgroundTask(withName: "Send reply") {
+            application.endBackgroundTask(sendTask)
+            sendTask = .invalid
+        }
+        DispatchQueue.global().async {
+            api.sendMessage(text) { _ in
+                application.endBackgroundTask(sendTask)
+                sendTask = .invalid
+            }
+        }
+    }
+}
