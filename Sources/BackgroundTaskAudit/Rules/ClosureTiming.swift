@@ -37,6 +37,9 @@ enum ClosureTiming: Sendable, Equatable {
                 (lowered.hasSuffix("sync") && !lowered.hasSuffix("async")) || lowered.hasSuffix("andwait")
                 || lowered.hasPrefix("dispatchsync") || lowered.hasPrefix("performsync") || lowered.hasPrefix("runsync")
                 || lowered == "synced"
+                // A lock helper named for what it does with a block: `syncWriteAccessWithBlock:`, `syncBlock`.
+                || (lowered.hasPrefix("sync") && !lowered.hasPrefix("synchroniz")
+                    && (lowered.contains("block") || lowered.contains("access") || lowered.contains("lock")))
             if Self.synchronousCalls.contains(candidate) || synchronousByName {
                 self = .synchronous
                 return

@@ -87,10 +87,20 @@ enum LateEndRule: RuleChecking {
         // A weak reference to the app delegate or a singleton (`self`, `weakSelf`) is never nil while the app runs;
         // one to an owner whose `deinit` / `dealloc` ends the task is nil only once the task has been ended.
         let onlySelf = weakNames.allSatisfy(SourceSyntax.namesSelf)
+        // A handler that also captures `self` strongly (`[self.lock …]` next to `weakSelf`) keeps the object alive
+        // while it runs: the weak reference cannot be nil there.
+        let capturesSelfStrongly =
+            !weakNames.contains("self")
+            && ((region.open + 1)..<region.close).contains { index in
+                // Not `typeof(self) me = weakSelf;`, which names the type and captures nothing.
+                syntax.tokens[index].isIdentifier("self")
+                    && !(syntax.token(index - 1)?.is("(") == true
+                        && ["typeof", "__typeof", "__typeof__"].contains(syntax.token(index - 2)?.text ?? ""))
+            }
         guard !weakNames.isEmpty,
             !(onlySelf
                 && (syntax.isInProcessLifetimeOwner(site.nameToken) || analysis.endsTaskWhenOwnerGoes
-                    || analysis.isPerCallOwner(site, endedByCreator: true)))
+                    || analysis.isPerCallOwner(site, endedByCreator: true) || capturesSelfStrongly))
         else { return nil }
         let bailsOut = synchronous.allSatisfy {
             canBailOut(before: $0, handler: handler, weakNames: guarded, ends: synchronous, in: analysis)

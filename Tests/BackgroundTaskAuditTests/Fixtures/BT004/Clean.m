@@ -166,3 +166,29 @@
 }
 
 @end
+
+@implementation TransportSession
+
+// sample: the handler ends under the project's lock helper, which runs the block before it returns; the handler
+// holds `self` strongly (`self.lock`), so the weak reference inside cannot be nil
+- (void)startTask {
+    if (self.taskIdentifier != UIBackgroundTaskInvalid) return;
+    __weak __typeof(self) weakSelf = self;
+    self.taskIdentifier = [UIApplication.sharedApplication beginBackgroundTaskWithName:@"Transport" expirationHandler:^{
+        [self.lock syncWriteAccessWithBlock:^{
+            [UIApplication.sharedApplication endBackgroundTask:weakSelf.taskIdentifier];
+            weakSelf.taskIdentifier = UIBackgroundTaskInvalid;
+        }];
+    }];
+    [self.session resumeWithCompletion:^{ [self endTask]; }];
+}
+
+- (void)endTask {
+    [self.lock syncWriteAccessWithBlock:^{
+        if (self.taskIdentifier == UIBackgroundTaskInvalid) return;
+        [UIApplication.sharedApplication endBackgroundTask:self.taskIdentifier];
+        self.taskIdentifier = UIBackgroundTaskInvalid;
+    }];
+}
+
+@end
