@@ -159,7 +159,7 @@ struct SwiftCallParser {
         guard start < name - 1 else { return true }
         let words = syntax.tokens[start..<(name - 1)].filter { $0.kind == .identifier }.map { $0.text.lowercased() }
         guard let last = words.last else { return true }
-        return words.contains { $0.contains("application") } || last == "app" || last.hasSuffix("app")
+        return words.contains { $0.containsASCII("application") } || last == "app" || last.hasSuffix("app")
             || last == "shared" && words.count == 1
     }
 

@@ -50,3 +50,16 @@ enum ASCII {
         }
     }
 }
+
+extension String {
+    /// Whether the text contains `word` (lowercase ASCII), ignoring ASCII case: a byte scan, which never calls into
+    /// Foundation's string search (slow for many identifiers, and unsafe on the broken text a cut file can hold).
+    func containsASCII(_ word: String) -> Bool {
+        let bytes = Array(utf8)
+        let pattern = Array(word.utf8)
+        guard !pattern.isEmpty, bytes.count >= pattern.count else { return pattern.isEmpty }
+        return (0...(bytes.count - pattern.count)).contains { start in
+            pattern.indices.allSatisfy { bytes[start + $0] | 0x20 == pattern[$0] | 0x20 }
+        }
+    }
+}

@@ -39,7 +39,8 @@ enum ClosureTiming: Sendable, Equatable {
                 || lowered == "synced"
                 // A lock helper named for what it does with a block: `syncWriteAccessWithBlock:`, `syncBlock`.
                 || (lowered.hasPrefix("sync") && !lowered.hasPrefix("synchroniz")
-                    && (lowered.contains("block") || lowered.contains("access") || lowered.contains("lock")))
+                    && (lowered.containsASCII("block") || lowered.containsASCII("access")
+                        || lowered.containsASCII("lock")))
             if Self.synchronousCalls.contains(candidate) || synchronousByName {
                 self = .synchronous
                 return

@@ -141,7 +141,8 @@ extension FileAnalysis {
                 let member = syntax.token(index + 2), member.kind == .identifier
             else { return false }
             let lowered = member.text.lowercased()
-            guard lowered.contains("handler") || lowered.contains("completion") || lowered.hasSuffix("block") else {
+            guard lowered.containsASCII("handler") || lowered.containsASCII("completion") || lowered.hasSuffix("block")
+            else {
                 return false
             }
             var next = index + 3

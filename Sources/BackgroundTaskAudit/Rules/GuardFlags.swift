@@ -14,7 +14,9 @@ extension FileAnalysis {
     func guardFlags(of site: CallSite, in function: Int) -> Set<Substring> {
         var flags: Set<Substring> = []
         for condition in enclosingConditions(of: site.nameToken, within: function) {
-            flags.formUnion(flagsSet(testedIn: condition, setIn: condition.upperBound..<site.start, within: function))
+            flags.formUnion(
+                flagsSet(
+                    testedIn: condition, setIn: Range(guarding: condition.upperBound, site.start), within: function))
         }
         let open = syntax.scopes[function].open
         for index in (open + 1)..<site.start where syntax.tokens[index].isIdentifier("return") {

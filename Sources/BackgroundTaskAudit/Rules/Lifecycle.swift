@@ -6,8 +6,10 @@ enum Lifecycle: Equatable {
 
     private static func of(name: String) -> Lifecycle? {
         let lowered = name.lowercased()
-        if lowered.contains("enterbackground") || lowered.contains("movetobackground") { return .background }
-        if lowered.contains("enterforeground") || lowered.contains("toforeg") || lowered.contains("becomeactive") {
+        if lowered.containsASCII("enterbackground") || lowered.containsASCII("movetobackground") { return .background }
+        if lowered.containsASCII("enterforeground") || lowered.containsASCII("toforeg")
+            || lowered.containsASCII("becomeactive")
+        {
             return .foreground
         }
         return nil

@@ -4,7 +4,7 @@ extension FileAnalysis {
     func returnOfIdentifier(_ site: CallSite, _ binding: IdentifierBinding) -> Int? {
         guard let function = syntax.namedFunction(containing: site.nameToken) else { return nil }
         let region = syntax.scopes[function]
-        return ((site.end + 1)..<region.close).first { index in
+        return Range(guarding: site.end + 1, region.close).first { index in
             guard syntax.tokens[index].isIdentifier("return"), syntax.executableScope(containing: index) == function
             else {
                 return false

@@ -81,8 +81,8 @@ final class ThreadPlaces {
     /// A project's own queue runner, by name: `runOnBackgroundQueue`, `performOnQueue`, `dispatchInBackground`.
     static func isQueueRunnerName(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        guard !lowered.contains("main") else { return false }
-        return lowered.contains("backgroundqueue") || lowered.hasSuffix("onqueue") || lowered.hasSuffix("inbackground")
+        guard !lowered.containsASCII("main") else { return false }
+        return lowered.containsASCII("backgroundqueue") || lowered.hasSuffix("onqueue") || lowered.hasSuffix("inbackground")
             || lowered.hasSuffix("backgroundthread")
     }
 
@@ -124,7 +124,7 @@ final class ThreadPlaces {
         let names = Set(
             receiver.compactMap { index -> String? in
                 let token = syntax.tokens[index]
-                return token.kind == .identifier && token.text.lowercased().contains("session") ? token.text : nil
+                return token.kind == .identifier && token.text.containsASCII("session") ? token.text : nil
             })
         guard !names.isEmpty else { return false }
         for index in syntax.tokens.indices where names.contains(syntax.tokens[index].text) {
@@ -256,7 +256,7 @@ final class ThreadPlaces {
                 return true
             }
             if syntax.tokens[index].kind == .identifier,
-                ["onmain", "mainthread", "mainqueue", "tomain"].contains(where: text.lowercased().contains)
+                ["onmain", "mainthread", "mainqueue", "tomain"].contains(where: text.containsASCII)
             {
                 return true
             }

@@ -108,3 +108,11 @@ struct SourceSyntax: Sendable {
         range.clamped(to: 0..<tokens.count).map { tokens[$0].text }.joined()
     }
 }
+
+extension Range where Bound == Int {
+    /// `lower..<upper`, or an empty range at `lower` when a malformed file puts `upper` first (an unterminated
+    /// scope closes at the end of the file, which can come before a position computed past it).
+    init(guarding lower: Int, _ upper: Int) {
+        self = lower <= upper ? lower..<upper : lower..<lower
+    }
+}

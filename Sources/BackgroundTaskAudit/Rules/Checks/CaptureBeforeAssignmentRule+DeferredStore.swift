@@ -18,7 +18,8 @@ extension CaptureBeforeAssignmentRule {
             if analysis.mentions(binding.name, in: (handlerRegion.open + 1)..<handlerRegion.close) { continue }
             let region = syntax.scopes[function]
             var mentions: [Int] = []
-            for index in (site.end + 1)..<region.close where syntax.tokens[index].isIdentifier(binding.name) {
+            for index in Range(guarding: site.end + 1, region.close)
+            where syntax.tokens[index].isIdentifier(binding.name) {
                 if !handlerRegion.contains(index) { mentions.append(index) }
             }
             guard !mentions.isEmpty,

@@ -79,7 +79,9 @@ extension EarlyExitRule {
                         && syntax.scope(containing: index) == scope
                 }
                 let bounds = zip(cases, cases.dropFirst().map { $0 } + [region.close]).map { $0..<$1 }
-                guard bounds.contains(where: { $0.contains(end) }), !handles((region.close + 1)..<ownerClose) else {
+                guard bounds.contains(where: { $0.contains(end) }),
+                    !handles(Range(guarding: region.close + 1, ownerClose))
+                else {
                     return nil
                 }
                 if let other = bounds.first(where: { !$0.contains(end) && !handles($0) }) {
@@ -90,8 +92,9 @@ extension EarlyExitRule {
                 return nil
             }
             if region.name == "if" || region.name == "else" {
-                guard let sibling = siblingBranch(of: scope, syntax), !handles((sibling.close + 1)..<ownerClose),
-                    !handles((region.close + 1)..<ownerClose) || sibling.open > region.open
+                guard let sibling = siblingBranch(of: scope, syntax),
+                    !handles(Range(guarding: sibling.close + 1, ownerClose)),
+                    !handles(Range(guarding: region.close + 1, ownerClose)) || sibling.open > region.open
                 else { return nil }
                 let branch = syntax.scopes[sibling.scope]
                 if handles(branch.open..<branch.close) { return nil }

@@ -177,7 +177,7 @@ extension EarlyExitRule {
         if function == oldTaskEnd.function, token < oldTaskEnd.before, depth > 0 { return [] }
         if full == "dealloc" || full == "deinit" { return [.teardown] }
         let lowered = full.lowercased()
-        if lowered.contains("enterforeground") || lowered.contains("becomeactive") { return [.foreground] }
+        if lowered.containsASCII("enterforeground") || lowered.containsASCII("becomeactive") { return [.foreground] }
         guard depth < 4, syntax.scopes[function].kind == .function else { return [.elsewhere] }
         if let known = cache.byFunction[function] { return known }
         cache.byFunction[function] = []  // a call cycle adds nothing

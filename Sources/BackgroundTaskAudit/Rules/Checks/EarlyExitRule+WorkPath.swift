@@ -44,7 +44,7 @@ extension EarlyExitRule {
             let beginName = String((syntax.scopes[beginFunction].name ?? "").prefix { $0 != ":" })
             enders.remove(beginName)
             let beginRegion = syntax.scopes[beginFunction]
-            let workCalls = ProjectVocabulary.calls(in: (site.end + 1)..<beginRegion.close, syntax)
+            let workCalls = ProjectVocabulary.calls(in: Range(guarding: site.end + 1, beginRegion.close), syntax)
                 .filter { functionsByName[$0.name] != nil && $0.name != (beginRegion.name ?? "") }
             // The begin's function's own ends and calls on the way to one: a work function that returns early
             // hands back to it, and it still reaches the end.

@@ -97,7 +97,7 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
                 return true
             }
             guard let dispatched else { return nil }
-            let after = (syntax.scopes[dispatched].close + 1)..<region.close
+            let after = Range(guarding: syntax.scopes[dispatched].close + 1, region.close)
             let waitsAfterwards = after.contains { index in
                 let token = syntax.tokens[index]
                 return token.kind == .identifier && waits.contains(token.text)
@@ -165,7 +165,7 @@ enum ExpiringActivityReturnsEarlyRule: RuleChecking {
         analysis: FileAnalysis
     ) -> Int {
         let syntax = analysis.syntax
-        return (analysis.bodyStart(of: block)..<limit).filter { index in
+        return Range(guarding: analysis.bodyStart(of: block), limit).filter { index in
             guard isCall(at: index, syntax), analysis.deferringClosure(of: index, within: block) == nil else {
                 return false
             }

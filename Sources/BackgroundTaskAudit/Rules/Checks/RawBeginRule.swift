@@ -69,12 +69,12 @@ enum RawBeginRule: RuleChecking {
         else { return false }
         // A parameter labelled as the expiration handler (`start(task:expirationHandler:)`) makes the function a
         // wrapper even when its handler runs the caller's later (through a table of stored handlers).
-        if signature.pieces.contains(where: { $0?.lowercased().contains("expirationhandler") == true }) { return true }
+        if signature.pieces.contains(where: { $0?.containsASCII("expirationhandler") == true }) { return true }
         // Only an expiration handler the caller gives (`handler`, `…ExpirationHandler:`): a completion the app's
         // own task calls on expiry does not make its function a wrapper.
         let parameters = zip(signature.pieces, signature.parameters).compactMap { piece, parameter -> String? in
             let words = ((piece ?? "") + " " + parameter).lowercased()
-            return words.contains("expir") || parameter == "handler" ? parameter : nil
+            return words.containsASCII("expir") || parameter == "handler" ? parameter : nil
         }
         guard !parameters.isEmpty else { return false }
         let region = syntax.scopes[handler]
@@ -150,7 +150,7 @@ enum RawBeginRule: RuleChecking {
             if token.text == "->" || token.text == "^" { return true }
             guard token.kind == .identifier else { return false }
             let lowered = token.text.lowercased()
-            return lowered.contains("handler") || lowered.contains("completion") || lowered.hasSuffix("block")
+            return lowered.containsASCII("handler") || lowered.containsASCII("completion") || lowered.hasSuffix("block")
         }
     }
 }
