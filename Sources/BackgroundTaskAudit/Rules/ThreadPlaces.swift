@@ -82,7 +82,8 @@ final class ThreadPlaces {
     static func isQueueRunnerName(_ name: String) -> Bool {
         let lowered = name.lowercased()
         guard !lowered.containsASCII("main") else { return false }
-        return lowered.containsASCII("backgroundqueue") || lowered.hasSuffix("onqueue") || lowered.hasSuffix("inbackground")
+        return lowered.containsASCII("backgroundqueue") || lowered.hasSuffix("onqueue")
+            || lowered.hasSuffix("inbackground")
             || lowered.hasSuffix("backgroundthread")
     }
 
