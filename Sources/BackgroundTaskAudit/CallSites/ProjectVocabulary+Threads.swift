@@ -52,7 +52,10 @@ extension ProjectVocabulary {
                 seeds.insert(name)
                 // `InboxPoller.sync` is every `sync` only when InboxPoller is the one type that declares it.
                 let bare = String(name[name.index(after: dot)...])
-                if declarers[bare] == [String(name[..<dot])] { seeds.insert(bare) }
+                // A free function called bare from a type's closure is recorded as that type's; it is the free one.
+                if declarers[bare] == [String(name[..<dot])] || declarers[bare]?.contains("") == true {
+                    seeds.insert(bare)
+                }
             } else if !privates.contains(name) {
                 seeds.insert(name)  // through a value (`coordinator?.beginBackgroundTask()`): any type's
             }

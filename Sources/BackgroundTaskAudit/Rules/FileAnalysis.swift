@@ -412,15 +412,18 @@ struct FileAnalysis {
             }
             return nil
         }
-        var position = syntax.scopes[function].open - 1
-        while position >= 0 {
-            if syntax.tokens[position].text == "@implementation" {
-                return syntax.token(position + 1).flatMap { $0.kind == .identifier ? $0.text : nil }
-            }
-            if syntax.tokens[position].text == "@end" { return nil }
-            position -= 1
+        // The `@implementation … @end` ranges, found once per file, then a binary search.
+        let implementations = sharedAnswers.implementations ?? TypeRanges.implementations(in: syntax)
+        sharedAnswers.implementations = implementations
+        let open = syntax.scopes[function].open
+        var low = 0
+        var high = implementations.count
+        while low < high {
+            let middle = (low + high) / 2
+            if implementations[middle].range.upperBound <= open { low = middle + 1 } else { high = middle }
         }
-        return nil
+        guard low < implementations.count, implementations[low].range.contains(open) else { return nil }
+        return implementations[low].name
     }
 
     /// The last component of a Swift type's name: `UploadTaskInfo` for

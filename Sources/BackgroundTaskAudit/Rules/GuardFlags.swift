@@ -19,7 +19,7 @@ extension FileAnalysis {
                     testedIn: condition, setIn: Range(guarding: condition.upperBound, site.start), within: function))
         }
         let open = syntax.scopes[function].open
-        for index in (open + 1)..<site.start where syntax.tokens[index].isIdentifier("return") {
+        for index in Range(guarding: open + 1, site.start) where syntax.tokens[index].isIdentifier("return") {
             guard
                 let condition = exitCondition(of: index, within: function)
             else { continue }

@@ -66,7 +66,10 @@ extension FileAnalysis {
             while let token = syntax.token(value), token.isIdentifier("await") || token.isIdentifier("try") {
                 value += 1
             }
-            return syntax.token(value)?.isIdentifier(type) == true
+            // Made here: `Type(…)` or `Type.init(…)`, not `Type.shared`.
+            guard syntax.token(value)?.isIdentifier(type) == true else { return false }
+            return syntax.token(value + 1)?.is("(") == true
+                || (syntax.token(value + 1)?.is(".") == true && syntax.token(value + 2)?.isIdentifier("init") == true)
         }
     }
 }

@@ -12,4 +12,8 @@ final class SharedAnswers {
     var storedIdentifierHits: [RuleHit]?
     /// Function scopes by name (up to the first `:`), for following a call to a same-file helper.
     var functionsByName: [String: [Int]]?
+    /// Objective-C: each `@implementation`'s token range and class name, in order.
+    var implementations: [(range: Range<Int>, name: String)]?
+    /// Names the file assigns a URL session made with the main delegate queue.
+    var mainQueueSessions: Set<String>?
 }

@@ -122,27 +122,64 @@ final class ThreadPlaces {
         let start = analysis.statementStart(of: syntax.scopes[closure].open)
         let receiver = start..<syntax.scopes[closure].open
         if mainDelegateQueue(in: receiver) { return true }
-        let names = Set(
-            receiver.compactMap { index -> String? in
-                let token = syntax.tokens[index]
-                return token.kind == .identifier && token.text.containsASCII("session") ? token.text : nil
-            })
-        guard !names.isEmpty else { return false }
-        for index in syntax.tokens.indices where names.contains(syntax.tokens[index].text) {
-            guard let next = syntax.token(index + 1), next.is("=") || next.is(":") else { continue }
-            if mainDelegateQueue(in: index..<min(index + 48, syntax.tokens.count)) { return true }
+        // A value (not a type such as `URLSession`) named like a session, that the file made with the main queue.
+        let sessions = mainQueueSessions()
+        return receiver.contains { index in
+            let token = syntax.tokens[index]
+            return token.kind == .identifier && token.text.first?.isUppercase != true && sessions.contains(token.text)
         }
-        return false
     }
 
-    /// `delegateQueue:` followed closely by the main queue.
+    /// The names the file assigns a session made with the main delegate queue (`let session = URLSession(…,
+    /// delegateQueue: .main)`), found once per file.
+    private func mainQueueSessions() -> Set<String> {
+        if let known = cache.mainQueueSessions { return known }
+        var names: Set<String> = []
+        for index in syntax.tokens.indices where syntax.tokens[index].isIdentifier("delegateQueue") {
+            guard mainDelegateQueue(in: index..<(index + 1)) else { continue }
+            // Back to the name assigned in this statement: `name = …` or `name: Type = …`.
+            var cursor = index - 1
+            var steps = 0
+            while cursor > 0, steps < 48, !syntax.tokens[cursor].is(";"), !syntax.tokens[cursor].is("{") {
+                if syntax.tokens[cursor].is("="), syntax.tokens[cursor].kind == .operator {
+                    var name = cursor - 1
+                    if syntax.token(name)?.kind != .identifier || syntax.token(name)?.text.first?.isUppercase == true,
+                        let colon = ((max(0, cursor - 6))..<cursor).last(where: { syntax.tokens[$0].is(":") })
+                    {
+                        name = colon - 1  // `name: URLSession = …`
+                    }
+                    if let token = syntax.token(name), token.kind == .identifier { names.insert(token.text) }
+                    break
+                }
+                cursor -= 1
+                steps += 1
+            }
+        }
+        cache.mainQueueSessions = names
+        return names
+    }
+
+    /// `delegateQueue:` whose argument is the main queue (`.main`, `OperationQueue.main`, `[NSOperationQueue
+    /// mainQueue]`), before the next argument.
     private func mainDelegateQueue(in range: Range<Int>) -> Bool {
         range.contains { index in
-            guard syntax.tokens[index].isIdentifier("delegateQueue") else { return false }
-            return ((index + 1)..<min(index + 8, syntax.tokens.count)).contains { next in
-                let text = syntax.tokens[next].text
-                return text == "mainQueue" || (text == "main" && syntax.token(next - 1)?.is(".") == true)
+            guard syntax.tokens[index].isIdentifier("delegateQueue"), syntax.token(index + 1)?.is(":") == true else {
+                return false
             }
+            var next = index + 2
+            while next < min(index + 8, syntax.tokens.count) {
+                let token = syntax.tokens[next]
+                if token.is(",") || token.is(")")
+                    || (token.is("]") && syntax.token(next - 1)?.isIdentifier("mainQueue") != true)
+                {
+                    return false
+                }
+                if token.text == "mainQueue" || (token.text == "main" && syntax.token(next - 1)?.is(".") == true) {
+                    return true
+                }
+                next += 1
+            }
+            return false
         }
     }
 
@@ -256,7 +293,10 @@ final class ThreadPlaces {
             if text == "main" || text == "dispatch_get_main_queue" || text == "mainQueue" || text == "MainActor" {
                 return true
             }
+            // A helper named for the main thread, as the call that takes the block (`executeOnMainSync:^{`,
+            // `runOnMainThread {`), not any identifier nearby (`buttonMainColor`).
             if syntax.tokens[index].kind == .identifier,
+                let next = syntax.token(index + 1), next.is("(") || next.is(":") || next.is("{"),
                 ["onmain", "mainthread", "mainqueue", "tomain"].contains(where: text.containsASCII)
             {
                 return true

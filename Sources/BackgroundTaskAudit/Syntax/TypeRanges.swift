@@ -7,20 +7,24 @@ struct TypeRanges {
 
     init(_ syntax: SourceSyntax) {
         self.syntax = syntax
+        self.implementations = syntax.isSwift ? [] : Self.implementations(in: syntax)
+    }
+
+    /// Objective-C: each `@implementation`'s token range (to its `@end`) and class name, in order.
+    static func implementations(in syntax: SourceSyntax) -> [(range: Range<Int>, name: String)] {
         var implementations: [(range: Range<Int>, name: String)] = []
-        if !syntax.isSwift {
-            var start: (Int, String)?
-            for index in syntax.tokens.indices {
-                let text = syntax.tokens[index].text
-                if text == "@implementation", let name = syntax.token(index + 1), name.kind == .identifier {
-                    start = (index, name.text)
-                } else if text == "@end", let (open, name) = start {
-                    implementations.append((open..<index, name))
-                    start = nil
-                }
+        var start: (Int, String)?
+        for index in syntax.tokens.indices {
+            let text = syntax.tokens[index].text
+            if text == "@implementation", let name = syntax.token(index + 1), name.kind == .identifier {
+                start = (index, name.text)
+            } else if text == "@end", let (open, name) = start {
+                implementations.append((open..<index, name))
+                start = nil
             }
         }
-        self.implementations = implementations
+        if let (open, name) = start { implementations.append((open..<syntax.tokens.count, name)) }
+        return implementations
     }
 
     /// The type whose code holds `index`, or `nil` at file level.

@@ -92,9 +92,9 @@ extension EarlyExitRule {
                 return nil
             }
             if region.name == "if" || region.name == "else" {
+                // After both branches (the `else` may be the later one, holding the end).
                 guard let sibling = siblingBranch(of: scope, syntax),
-                    !handles(Range(guarding: sibling.close + 1, ownerClose)),
-                    !handles(Range(guarding: region.close + 1, ownerClose)) || sibling.open > region.open
+                    !handles(Range(guarding: max(region.close, sibling.close) + 1, ownerClose))
                 else { return nil }
                 let branch = syntax.scopes[sibling.scope]
                 if handles(branch.open..<branch.close) { return nil }

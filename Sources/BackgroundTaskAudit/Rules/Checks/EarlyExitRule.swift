@@ -29,8 +29,14 @@ enum EarlyExitRule: RuleChecking {
             var ends = analysis.ends(of: binding).map(\.nameToken)
             var helperEnds: Set<Int> = []
             if binding.storage == .property, let function {
+                // Only helpers that end this identifier (`endUploadTask()` is not the end of the download task).
+                let enders = Set(
+                    ends.compactMap { end in
+                        syntax.namedFunction(containing: end).flatMap { syntax.scopes[$0].name }
+                            .map { String($0.prefix { $0 != ":" }) }
+                    })
                 helperEnds = Set(
-                    analysis.helperEndCalls(in: function, helpers: analysis.functionsThatEnd).filter { call in
+                    analysis.helperEndCalls(in: function, helpers: enders).filter { call in
                         !(handler.map { syntax.scopes[$0].contains(call) } ?? false)
                     })
                 ends += helperEnds

@@ -186,7 +186,7 @@ enum StoredIdentifierRule: RuleChecking {
         where testsIdentifier(condition) {
             return true
         }
-        for index in (open + 1)..<site.start where syntax.tokens[index].isIdentifier("return") {
+        for index in Range(guarding: open + 1, site.start) where syntax.tokens[index].isIdentifier("return") {
             guard
                 let condition = analysis.exitCondition(of: index, within: function)
             else { continue }

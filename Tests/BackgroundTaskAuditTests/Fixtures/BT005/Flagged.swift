@@ -98,3 +98,30 @@ final class SessionTracker {
         task = .invalid
     }
 }
+
+private final class SharedAssertion {
+    static let shared = SharedAssertion()
+    private var id = UIBackgroundTaskIdentifier.invalid
+
+    // sample: a private type's begin called on its shared instance, not on an object made for the call
+    func begin(name: String) {
+        id = UIApplication.shared.beginBackgroundTask(withName: name) {  // expect: BT005
+            self.end()
+        }
+    }
+
+    func end() {
+        guard id != .invalid else { return }
+        UIApplication.shared.endBackgroundTask(id)
+        id = .invalid
+    }
+}
+
+struct SharedAssertionUser {
+    func upload(_ work: () async -> Void) async {
+        let assertion = SharedAssertion.shared
+        assertion.begin(name: "Upload")
+        await work()
+        assertion.end()
+    }
+}

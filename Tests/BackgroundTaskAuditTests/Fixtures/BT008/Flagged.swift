@@ -274,3 +274,22 @@ final class LibraryExporter {
         task = .invalid
     }
 }
+
+enum FeedSaver {
+    // sample: the `else` branch ends the task and the `if` branch does not
+    static func save(_ feed: Feed) {
+        var task = UIBackgroundTaskIdentifier.invalid
+        task = UIApplication.shared.beginBackgroundTask(withName: "Save feed") {
+            UIApplication.shared.endBackgroundTask(task)
+            task = .invalid
+        }
+        Store.save(feed) { failed in
+            if failed {  // expect: BT008
+                Store.scheduleRetry(feed)
+            } else {
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+    }
+}
