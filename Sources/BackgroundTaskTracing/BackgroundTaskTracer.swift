@@ -67,6 +67,11 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
         public var staleTaskAge: TimeInterval?
         /// As `DiagnosingBackend/Configuration/assertionLimit`. Default 1000.
         public var assertionLimit: Int?
+        /// How long the handlers of one expiry wait, together, for calls other threads have in flight
+        /// (``BackgroundTaskTracer/inFlightWaitLimit``). Package-internal: tests that race real threads on a
+        /// loaded machine (the thread sanitizer slows every thread) raise it, so that they test the order of
+        /// events and not the machine's scheduling.
+        package var inFlightWaitLimit: TimeInterval = BackgroundTaskTracer.inFlightWaitLimit
 
         /// A configuration with the values given and the defaults for the rest.
         ///
@@ -348,7 +353,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             // Registered under the lock, so that the call cannot land between the look and the wait.
             let waiting = lock.withLock { () -> (CallWaiters, Date)? in
                 guard entry.endInFlight || (entry.beginInFlight && !sameThread) else { return nil }
-                let deadline = expiryWaitDeadline ?? Date(timeIntervalSinceNow: Self.inFlightWaitLimit)
+                let deadline = expiryWaitDeadline ?? Date(timeIntervalSinceNow: configuration.inFlightWaitLimit)
                 expiryWaitDeadline = deadline
                 let waiters = entry.callWaiters ?? CallWaiters()
                 waiters.count += 1
