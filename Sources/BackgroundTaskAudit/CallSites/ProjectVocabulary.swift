@@ -80,16 +80,7 @@ struct ProjectVocabulary: Sendable, Equatable {
     /// A shim's name must say what it is about, so that a forwarding `start(_:)` does not turn every
     /// `start(…)` call of the code base into a begin.
     static func isPlausibleShimName(_ name: String) -> Bool {
-        // A byte scan: this runs for many identifiers, and Foundation's case-insensitive search is slow.
-        let bytes = Array(name.utf8)
-        func contains(_ word: String) -> Bool {
-            let pattern = Array(word.utf8)
-            guard bytes.count >= pattern.count else { return false }
-            return (0...(bytes.count - pattern.count)).contains { start in
-                pattern.indices.allSatisfy { bytes[start + $0] | 0x20 == pattern[$0] }
-            }
-        }
-        return contains("task") || contains("background")
+        name.containsASCII("task") || name.containsASCII("background")
     }
 
     /// The vocabulary one file declares.

@@ -415,15 +415,7 @@ struct FileAnalysis {
         // The `@implementation … @end` ranges, found once per file, then a binary search.
         let implementations = sharedAnswers.implementations ?? TypeRanges.implementations(in: syntax)
         sharedAnswers.implementations = implementations
-        let open = syntax.scopes[function].open
-        var low = 0
-        var high = implementations.count
-        while low < high {
-            let middle = (low + high) / 2
-            if implementations[middle].range.upperBound <= open { low = middle + 1 } else { high = middle }
-        }
-        guard low < implementations.count, implementations[low].range.contains(open) else { return nil }
-        return implementations[low].name
+        return TypeRanges.implementation(at: syntax.scopes[function].open, in: implementations)
     }
 
     /// The last component of a Swift type's name: `UploadTaskInfo` for

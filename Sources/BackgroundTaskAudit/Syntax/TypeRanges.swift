@@ -36,6 +36,11 @@ struct TypeRanges {
             }
             return nil
         }
+        return Self.implementation(at: index, in: implementations)
+    }
+
+    /// The class of the `@implementation` in `implementations` (in order) that holds `index`: a binary search.
+    static func implementation(at index: Int, in implementations: [(range: Range<Int>, name: String)]) -> String? {
         var low = 0
         var high = implementations.count
         while low < high {

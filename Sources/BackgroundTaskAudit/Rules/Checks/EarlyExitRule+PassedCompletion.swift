@@ -11,7 +11,6 @@ extension EarlyExitRule {
         let syntax = analysis.syntax
         var hits: [RuleHit] = []
         var reported: Set<Int> = []
-        var functionsByName: [String: [Int]]?
         for site in analysis.begins {
             guard let binding = analysis.binding(of: site),
                 let beginFunction = syntax.namedFunction(containing: site.nameToken)
@@ -27,15 +26,9 @@ extension EarlyExitRule {
                     } ? name : nil
                 })
             guard !enders.isEmpty else { continue }
-            if functionsByName == nil {
-                functionsByName = Dictionary(
-                    grouping: syntax.scopes.indices.filter {
-                        syntax.scopes[$0].kind == .function && syntax.scopes[$0].name != nil
-                    },
-                    by: { String((syntax.scopes[$0].name ?? "").prefix { $0 != ":" }) })
-            }
             for call in ProjectVocabulary.calls(in: (region.open + 1)..<region.close, syntax) {
-                guard let targets = functionsByName?[call.name], passes(enders, at: call.token, syntax) else {
+                guard let targets = analysis.functionScopes(named: call.name), passes(enders, at: call.token, syntax)
+                else {
                     continue
                 }
                 for target in targets where target != beginFunction {
