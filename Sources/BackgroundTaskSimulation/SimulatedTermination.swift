@@ -8,6 +8,9 @@ public enum TerminationCode: UInt32, Sendable, Equatable, CaseIterable, CustomSt
     case watchdogTimeout = 0x8bad_f00d
     /// `0xbada5e47` ("bad assert"): the app held more assertions than the system allows (about 1000).
     case tooManyAssertions = 0xbada_5e47
+    /// `0xdead10cc` ("deadlock"): the app was suspended while holding a file lock or an SQLite database lock (in a
+    /// shared container, on a device); MetricKit counts it as `cumulativeSuspendedWithLockedFileExitCount`.
+    case suspendedWithLockedFile = 0xdead_10cc
 
     /// The code as crash reports print it, for example `0x8badf00d`.
     public var hexString: String { "0x" + String(rawValue, radix: 16) }
@@ -28,6 +31,9 @@ public enum TerminationReason: String, Sendable, Equatable, CaseIterable {
     case expiredTaskNotEnded
     /// More assertions were outstanding than the system allows.
     case assertionLimitExceeded
+    /// The app was suspended while it held a file lock the test declared
+    /// (``BackgroundTaskSimulator/takeFileLock(_:)``).
+    case suspendedHoldingFileLock
 }
 
 /// The record of the simulated app's termination.

@@ -38,6 +38,10 @@ public enum SimulatorEvent: Equatable, Sendable {
     case terminationPreventedByDebugger(SimulatedTermination)
     /// The test drove the simulator in a way no real app could; nothing else happened.
     case misuse(SimulatorMisuse)
+    /// The app took a file lock the test declared (``BackgroundTaskSimulator/takeFileLock(_:)``).
+    case fileLockTaken(name: String)
+    /// The app released a file lock it had taken.
+    case fileLockReleased(name: String)
 }
 
 /// A call that a real app could not make, recorded instead of trapping.
@@ -101,6 +105,8 @@ extension SimulatorEvent: CustomStringConvertible {
         case .terminationPreventedByDebugger(let termination):
             "the debugger kept the app alive; without it: \(termination)"
         case .misuse(let misuse): "misuse: \(misuse)"
+        case .fileLockTaken(let name): "file lock taken: \(Self.quoted(name))"
+        case .fileLockReleased(let name): "file lock released: \(Self.quoted(name))"
         }
     }
 

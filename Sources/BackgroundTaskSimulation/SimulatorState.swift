@@ -29,6 +29,9 @@ struct SimulatorState {
     var pendingHandlers: [(BackgroundTaskIdentifier?, @MainActor @Sendable () -> Void)] = []
     /// The handlers running now, innermost last.
     var handlerContexts: [HandlerContext] = []
+    /// File locks the app holds now (``BackgroundTaskSimulator/takeFileLock(_:)``), by number: names in take order.
+    var fileLocks: [Int: String] = [:]
+    var nextFileLock = 1
     /// App timers on the virtual clock, fired in due order while the app runs.
     var timers: [SimulatedTimer] = []
     var nextTimerSequence = 0
@@ -251,8 +254,8 @@ struct SimulatorState {
         guard termination == nil else { return .done }
         if appState == .background, outstanding.isEmpty, target > now, !configuration.debuggerAttached {
             if releasedCalls { return .landReleasedCalls }
-            appState = .suspended
-            record(.appStateChanged(.suspended))
+            suspend()
+            guard termination == nil else { return .done }
         }
         let deadline = outstanding.values.compactMap(\.endDeadline).min()
         let inBackgroundHolding = appState == .background && !outstanding.isEmpty
@@ -360,6 +363,15 @@ struct SimulatorState {
             return
         }
         guard !configuration.debuggerAttached else { return }
+        suspend()
+    }
+
+    /// The system suspends the app; one that holds a file lock is terminated with `0xdead10cc` instead.
+    mutating func suspend() {
+        guard fileLocks.isEmpty else {
+            terminate(.suspendedWithLockedFile, reason: .suspendedHoldingFileLock)
+            return
+        }
         appState = .suspended
         record(.appStateChanged(.suspended))
     }

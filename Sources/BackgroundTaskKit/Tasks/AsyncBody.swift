@@ -10,13 +10,14 @@ enum AsyncBody {
         backend: (any BackgroundTaskBackend)?,
         cleanup: (@MainActor @Sendable () -> Void)?,
         onlyInBackground: Bool,
+        windDownLimit: Double,
         fileID: String,
         line: Int,
         function: String
     ) -> AnyObject {
         TaskEngine.beginStandalone(
             name, backend: backend, fileID: fileID, line: line, function: function, cleanup: cleanup,
-            onlyInBackground: onlyInBackground, body: BodyTask())
+            onlyInBackground: onlyInBackground, body: BodyTask(windDownLimit: windDownLimit))
     }
 
     /// Begins a task of `manager` whose body an expiry will cancel; throws the manager's refusal.
@@ -25,13 +26,15 @@ enum AsyncBody {
         _ name: String?,
         in manager: BackgroundTaskManager,
         cleanup: (@MainActor @Sendable () -> Void)?,
+        windDownLimit: Double,
         fileID: String,
         line: Int,
         function: String
     ) throws(BackgroundTaskError) -> AnyObject {
         let callSite = BackgroundTaskCallSite(fileID: fileID, line: line, function: function)
         let (record, refusal) = manager.engine.begin(
-            name: name, callSite: callSite, cleanup: cleanup, backend: manager.backend, body: BodyTask())
+            name: name, callSite: callSite, cleanup: cleanup, backend: manager.backend,
+            body: BodyTask(windDownLimit: windDownLimit))
         if let refusal { throw refusal }
         return record
     }
@@ -51,7 +54,7 @@ enum AsyncBody {
         record.engine.end(record, detachingBody: true)
     }
 
-    /// Runs `body` in a child task for `record` (from ``begin(_:backend:cleanup:onlyInBackground:fileID:line:function:)``).
+    /// Runs `body` in a child task for `record` (from a `begin`).
     @inlinable
     static func run<Result, Failure: Error>(
         _ record: AnyObject,

@@ -13,6 +13,8 @@ extension BackgroundTaskManager {
     /// - Parameters:
     ///   - name: A name for the task, shown in the system's console warnings.
     ///   - onExpiration: Called on the main actor when time runs out, after `body` was cancelled.
+    ///   - windDownLimit: On expiry, how long the end waits at most for the cancelled `body` to return, in seconds, as
+    ///     for the `async` `withBackgroundTask` (default 0.5; `0`: no wait).
     ///   - isolation: The caller's isolation, inherited by `body`.
     ///   - fileID: Where the task is begun, for diagnostics; leave the default.
     ///   - line: Where the task is begun, for diagnostics; leave the default.
@@ -25,6 +27,7 @@ extension BackgroundTaskManager {
     public func withTask<Result>(
         _ name: String?,
         onExpiration: (@MainActor @Sendable () -> Void)? = nil,
+        windDownLimit: Double = 0.5,
         isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID,
         line: Int = #line,
@@ -32,7 +35,8 @@ extension BackgroundTaskManager {
         _ body: () async throws -> Result
     ) async throws -> Result {
         let record = try AsyncBody.begin(
-            name, in: self, cleanup: onExpiration, fileID: fileID, line: line, function: function)
+            name, in: self, cleanup: onExpiration, windDownLimit: windDownLimit, fileID: fileID, line: line,
+            function: function)
         return try await AsyncBody.run(record, isolation: isolation, body)
     }
 }

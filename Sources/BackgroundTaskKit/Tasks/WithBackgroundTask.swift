@@ -105,7 +105,9 @@ public func withBackgroundTask<Result, Failure: Error>(
 /// }
 /// ```
 /// > Important: On expiry `body` is cancelled, `onExpiration` runs on the main actor, and the assertion is ended inside
-/// > the system's handler without waiting for `body`: cooperative cancellation is what makes `body` stop.
+/// > the system's handler after `body` returned or `windDownLimit` passed, whichever comes first: cooperative
+/// > cancellation is what makes `body` stop. A file or database lock still held when the app is suspended gets it
+/// > killed (`0xdead10cc`), so let `body` release its locks as it unwinds.
 ///
 /// - Parameters:
 ///   - name: A name for the task, shown in the system's console warnings.
@@ -116,6 +118,9 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///   - fileID: Where the task is begun, for diagnostics; leave the default.
 ///   - line: Where the task is begun, for diagnostics; leave the default.
 ///   - function: Where the task is begun, for diagnostics; leave the default.
+///   - windDownLimit: On expiry, how long the end waits at most for the cancelled `body` to return, in seconds:
+///     default 0.5 (Apple asks handlers to return in "less than a second or so"); `0`, negative or NaN: no wait; at
+///     most 2, which all waits of one expiry share. A handler on the main thread cannot wait for a `@MainActor` body.
 ///   - isolation: The caller's isolation, inherited by `body`.
 ///   - body: The work.
 /// - Returns: What `body` returns.
@@ -126,6 +131,7 @@ public func withBackgroundTask<Result, Failure: Error>(
     backend: (any BackgroundTaskBackend)? = nil,
     onExpiration: (@MainActor @Sendable () -> Void)? = nil,
     holdsAssertionOnlyInBackground: Bool = false,
+    windDownLimit: Double = 0.5,
     isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID,
     line: Int = #line,
@@ -134,6 +140,6 @@ public func withBackgroundTask<Result, Failure: Error>(
 ) async throws(Failure) -> Result {
     let record = AsyncBody.begin(
         name, backend: backend, cleanup: onExpiration, onlyInBackground: holdsAssertionOnlyInBackground,
-        fileID: fileID, line: line, function: function)
+        windDownLimit: windDownLimit, fileID: fileID, line: line, function: function)
     return try await AsyncBody.run(record, isolation: isolation, body)
 }

@@ -10,7 +10,11 @@ import Testing
 @MainActor
 struct PromiseCheckerTests {
     @Test func thePromiseHoldsOverSeededRandomSequences() async {
-        let summary = await PromiseChecker.check(steps: 6_000, seed: 20_261_122)
+        // Beside the whole suite, blocking tests can keep the cooperative pool busy for seconds (13 s once, on two
+        // cores): a step counts as hung after a minute here, after 10 s in `promise-check`.
+        let summary = await PromiseChecker.$stepTimeLimit.withValue(60) {
+            await PromiseChecker.check(steps: 6_000, seed: 20_261_122)
+        }
         if let violation = summary.violation { Issue.record("\(violation)") }
         #expect(summary.steps >= 6_000)
         #expect(summary.runs > 50)

@@ -39,12 +39,14 @@ struct ExpiringTask {
 }
 
 /// What one expiration handler does after the lock: whether it is the first for these assertions (`started`), cleanups
-/// to run in begin order, async bodies to cancel first, whether observers listen, assertions to end, and calls in
-/// flight on other threads to wait for, each with its bound in seconds.
+/// to run in begin order, async bodies to cancel first and wait for (``WindDown``), whether observers listen,
+/// assertions to end, and calls in flight on other threads to wait for, each with its bound in seconds.
 struct ExpiryPlan {
     var started = false
     var expiring: [ExpiringTask] = []
     var cancels: [(BodyTask, UnsafeCurrentTask)] = []
+    var windDowns: [(CallWaiters, Double)] = []  // cancelled bodies to wait for before the ends, with limits
+    var onMainActor = false  // the handler runs on the main actor: a body there cannot wind down meanwhile
     var observed = false
     var ends: [(AssertionHolder, BackgroundTaskIdentifier)] = []
     var waits: [(CallWaiters, Double)] = []

@@ -12,12 +12,15 @@ extension TaskEngine {
         let thread = CallingThread.current
         let now = clock(for: holder).now()
         var dropped = DroppedCleanups()
-        let plan = withLock(at: now) { state in expire(holder, thread: thread, dropped: &dropped, &state) }
+        var plan = ExpiryPlan()
+        plan.onMainActor = MainActorContext.isCurrent
+        withLock(at: now) { state in expire(holder, thread: thread, dropped: &dropped, into: &plan, &state) }
         withExtendedLifetime(dropped) {}
         if plan.started {
             ExpiriesInProgress.enter()
             cancelBodies(plan.cancels)
             runCleanupsOnMainActor(plan, clock: clock(for: holder), hop: hooks(for: holder)?.mainActorHop)
+            WindDown.wait(for: plan.windDowns)
             endOnBackend(plan.ends)
         }
         for (waiters, timeout) in plan.waits {
@@ -48,23 +51,23 @@ extension TaskEngine {
 
     /// Under the lock: claims the assertions this handler covers and expires their tasks.
     private func expire(
-        _ holder: AssertionHolder, thread: CallingThread, dropped: inout DroppedCleanups, _ state: inout EngineState
-    ) -> ExpiryPlan {
-        var plan = ExpiryPlan()
+        _ holder: AssertionHolder, thread: CallingThread, dropped: inout DroppedCleanups, into plan: inout ExpiryPlan,
+        _ state: inout EngineState
+    ) {
         guard !state[call: holder].claimed else {
             claim(holder, ownedBy: true, thread: thread, into: &plan, &state)
-            return plan
+            return
         }
         // The handler of an assertion that is already over (ended, or refused and called anyway, as the system may do)
         // covers nothing: the assertions still held get handlers of their own.
-        guard state[call: holder].phase != .ended, state[call: holder].phase != .none else { return plan }
+        guard state[call: holder].phase != .ended, state[call: holder].phase != .none else { return }
         plan.started = true
         plan.observed = recorder?.observed ?? false
         state.expiriesInProgress += 1
         claim(holder, ownedBy: true, thread: thread, into: &plan, &state)
         guard options.expiresAllTogether else {
             if let record = holder as? TaskRecord { expireTask(record, into: &plan, &state) }
-            return plan
+            return
         }
         // A manager: the first expiry covers every assertion and every task.
         for assertion in [state.shared, state.renewal].compactMap({ $0 }) + state.retiring where assertion !== holder {
@@ -80,7 +83,6 @@ extension TaskEngine {
             if !state[record].isCoalesced { claim(record, ownedBy: false, thread: thread, into: &plan, &state) }
             expireTask(record, into: &plan, &state)
         }
-        return plan
     }
 
     /// Under the lock: ends `holder`'s assertion now if its identifier is known, else waits for the call in flight.
@@ -114,6 +116,11 @@ extension TaskEngine {
                 state[body].task = nil
                 state[body].cancelling = true
                 plan.cancels.append((body, task))
+                if body.windDownLimit > 0, !(plan.onMainActor && state[body].onMainActor) {
+                    let waiters = CallWaiters()
+                    state[body].windingDown = waiters
+                    plan.windDowns.append((waiters, body.windDownLimit))
+                }
             } else {
                 state[body].cancelOnAttach = true  // its task has not started yet
             }

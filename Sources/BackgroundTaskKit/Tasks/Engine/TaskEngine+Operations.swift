@@ -87,6 +87,7 @@ extension TaskEngine {
         var ending: BackgroundTaskIdentifier?
         var action = EngineAction.none
         var cancelInProgress: CallWaiters?
+        var windingDown: CallWaiters?
         var coalesced = false
         withLock(at: now) { state in
             if detachingBody, let body = record.body {
@@ -98,6 +99,8 @@ extension TaskEngine {
                     cancelInProgress = waiters
                     return
                 }
+                windingDown = state[body].windingDown  // an expiry waits for this body to return
+                state[body].windingDown = nil
             }
             recorder?.checkStale(in: &state.tasks)
             guard state[record].status == .running else { return }
@@ -118,9 +121,10 @@ extension TaskEngine {
         }
         if let cancelInProgress {
             cancelInProgress.wait()
-            return end(record, bySafetyNet: bySafetyNet)
+            return end(record, bySafetyNet: bySafetyNet, detachingBody: true)  // no cancel in progress now
         }
         withExtendedLifetime(dropped) {}
+        windingDown?.wake(1)
         if let ending {
             endOnBackend(record, ending, bySafetyNet: bySafetyNet)
         } else if case .none = action {

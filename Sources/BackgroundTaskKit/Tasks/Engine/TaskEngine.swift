@@ -124,9 +124,11 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// waited for the caller's actor), the body's task is cancelled now, outside the lock, so it starts cancelled.
     func attachBody(of record: TaskRecord, to task: UnsafeCurrentTask?) {
         guard let task, let body = record.body else { return }
+        let onMainActor = MainActorContext.isCurrent
         let expiredFirst = withLock { state -> Bool in
             guard !state[body].cancelOnAttach else { return true }
             state[body].task = task
+            state[body].onMainActor = onMainActor
             return false
         }
         if expiredFirst { task.cancel() }

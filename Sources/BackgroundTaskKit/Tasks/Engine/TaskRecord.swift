@@ -67,10 +67,16 @@ final class BodyTask: @unchecked Sendable {  // all state under the engine's loc
         var cancelOnAttach = false  // it expired before its body's task started: cancel that task as it attaches
         var cancelling = false  // an expiry is cancelling it now (outside the lock)
         var waiters: CallWaiters?  // the body's end, waiting for that cancel to finish
+        var onMainActor = false  // the body runs on the main actor (a handler there cannot wait for it)
+        var windingDown: CallWaiters?  // an expiry waiting for the cancelled body to return
     }
     @exclusivity(unchecked) fileprivate var guarded = Guarded()  // only through `state[body]`, under the lock
+    /// How long an expiry waits, at most, for the cancelled body to return before ending its assertion (``WindDown``).
+    let windDownLimit: Double
 
-    init() {}
+    init(windDownLimit: Double) {
+        self.windDownLimit = WindDown.limit(windDownLimit)
+    }
 }
 
 /// Where a task stands, in one byte; ``state`` is the public form.
