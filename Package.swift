@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "BackgroundTaskFieldTelemetry", targets: ["BackgroundTaskFieldTelemetry"]),
         .library(name: "BackgroundTaskKitTesting", targets: ["BackgroundTaskKitTesting"]),
         .library(name: "BackgroundTaskKitObjC", targets: ["BackgroundTaskKitObjC"]),
+        .library(name: "BackgroundTaskScheduling", targets: ["BackgroundTaskScheduling"]),
         .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
         .executable(name: "bgtask", targets: ["bgtask"]),
         .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
@@ -40,12 +41,16 @@ let package = Package(
         // The tracer: every raw begin and end in the process, by caller, and the rescue (the only module
         // that exchanges methods or looks symbols up).
         .target(name: "BackgroundTaskTracing", dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics"]),
+        // BGTaskScheduler tasks over the core's engine: `SafeTaskScheduler`, `SafeScheduledTask`, the seam and mirrors.
+        .target(name: "BackgroundTaskScheduling", dependencies: ["BackgroundTaskKit"]),
         // The Objective-C face (`BTKBackgroundTask`) over the core's `SafeBackgroundTask`.
         .target(name: "BackgroundTaskKitObjC", dependencies: ["BackgroundTaskKit"]),
         // The iOS-policy simulator. It does not link Swift Testing, so `bgtask` can use it.
         .target(
             name: "BackgroundTaskSimulation",
-            dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskTracing"]
+            dependencies: [
+                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskTracing", "BackgroundTaskScheduling",
+            ]
         ),
         // What test targets import: the simulator plus helpers that record Swift Testing issues.
         .target(name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation"]),
@@ -133,6 +138,10 @@ let package = Package(
             ],
             // Snapshots name the tracer's callers, found with `dladdr`: export the test code's symbols.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]
+        ),
+        .testTarget(
+            name: "BackgroundTaskSchedulingTests",
+            dependencies: ["BackgroundTaskScheduling", "BackgroundTaskKitTesting", "TestSupport"]
         ),
         .testTarget(
             name: "BGTaskCLITests",

@@ -29,6 +29,7 @@ extension BackgroundTaskSimulator {
                 return false
             }
             let wasInBackground = state.appState != .foreground
+            state.scheduler.hasFinishedLaunching = true
             state.transition(to: target)
             return wasInBackground != (state.appState != .foreground)
         }
@@ -63,6 +64,7 @@ extension BackgroundTaskSimulator {
             return
         }
         if state.withLock({ $0.spendInHandler(duration) }) { return }
+        state.withLock { $0.scheduler.hasFinishedLaunching = true }
         settleOffMainHandlers()
         runPendingHandlers()
         let target = state.withLock { $0.now + duration }
@@ -98,6 +100,8 @@ extension BackgroundTaskSimulator {
                 landReleasedCalls()
             case .expire(let calls):
                 runExpiry(calls)
+            case .expireScheduledTask(let handler):
+                callScheduledExpirationHandler(handler)
             case .fire(let work):
                 work()
                 settleOffMainHandlers()

@@ -260,13 +260,18 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     public var engineHooks: BackgroundTaskBackendHooks? {
         BackgroundTaskBackendHooks(
             callSiteAware: self,
-            clock: BackendClock(
-                now: { [weak self] in self?.now ?? 0 },
-                schedule: { [weak self] delay, work in self?.schedule(after: delay, work) },
-                isVirtual: true
-            ),
+            clock: virtualClock,
             mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) },
             inFlightBeginWaitLimit: 2 * CallGate.handlerGrace
+        )
+    }
+
+    /// The virtual clock, for the engine's task ages and timers.
+    var virtualClock: BackendClock {
+        BackendClock(
+            now: { [weak self] in self?.now ?? 0 },
+            schedule: { [weak self] delay, work in self?.schedule(after: delay, work) },
+            isVirtual: true
         )
     }
 

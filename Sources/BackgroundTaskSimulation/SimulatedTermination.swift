@@ -8,6 +8,9 @@ public enum TerminationCode: UInt32, Sendable, Equatable, CaseIterable, CustomSt
     case watchdogTimeout = 0x8bad_f00d
     /// `0xbada5e47` ("bad assert"): the app held more assertions than the system allows (about 1000).
     case tooManyAssertions = 0xbada_5e47
+    /// An uncaught Objective-C exception (`EXC_CRASH`, `SIGABRT`; exception codes 0): here `BGTaskScheduler`'s, for a
+    /// launch handler registered after launch or twice, or a launched task with no handler registered.
+    case uncaughtException = 0
     /// `0xdead10cc` ("deadlock"): the app was suspended while holding a file lock or an SQLite database lock (in a
     /// shared container, on a device); MetricKit counts it as `cumulativeSuspendedWithLockedFileExitCount`.
     case suspendedWithLockedFile = 0xdead_10cc
@@ -15,8 +18,8 @@ public enum TerminationCode: UInt32, Sendable, Equatable, CaseIterable, CustomSt
     /// The code as crash reports print it, for example `0x8badf00d`.
     public var hexString: String { "0x" + String(rawValue, radix: 16) }
 
-    /// Same as ``hexString``.
-    public var description: String { hexString }
+    /// ``hexString``, or `SIGABRT` for ``uncaughtException``.
+    public var description: String { self == .uncaughtException ? "SIGABRT" : hexString }
 }
 
 /// Why the simulated system killed the app.
@@ -34,6 +37,14 @@ public enum TerminationReason: String, Sendable, Equatable, CaseIterable {
     /// The app was suspended while it held a file lock the test declared
     /// (``BackgroundTaskSimulator/takeFileLock(_:)``).
     case suspendedHoldingFileLock
+    /// A launched scheduled task (`BGTask`) was not completed in time after its expiration handler was called.
+    case scheduledTaskNotCompleted
+    /// A `BGTaskScheduler` launch handler was registered after the app finished launching.
+    case launchHandlerRegisteredAfterLaunch
+    /// A `BGTaskScheduler` launch handler was registered twice for one identifier.
+    case launchHandlerRegisteredTwice
+    /// The system launched the app for a task whose identifier has no launch handler registered.
+    case noLaunchHandlerRegistered
 }
 
 /// The record of the simulated app's termination.

@@ -66,6 +66,23 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     /// desk ("the warning, but no crash") is reproduced with `true`; what users get, with `false`.
     public var debuggerAttached = false
 
+    /// The Info.plist's `BGTaskSchedulerPermittedIdentifiers` of the simulated app (entries ending in `.*` admit every
+    /// identifier with that prefix); `nil`, the default: every identifier is permitted.
+    public var permittedTaskIdentifiers: [String]?
+    /// The Info.plist's `UIBackgroundModes` of the simulated app (`fetch` for refresh tasks, `processing` for
+    /// processing tasks); `nil`, the default: every mode is there.
+    public var backgroundModes: [String]?
+    /// How long the system lets a launched refresh task (`BGAppRefreshTask`) run before it expires it, in seconds.
+    /// Default 30 (Apple: refresh tasks are short; the same 30 s as the background budget).
+    public var appRefreshTaskTime: TimeInterval = 30
+    /// How long the system lets a launched processing task (`BGProcessingTask`) run before it expires it, in seconds.
+    /// Default 300: Apple says "minutes" and gives no figure; a modelling choice, shorten it in tests.
+    public var processingTaskTime: TimeInterval = 300
+    /// The most pending refresh requests (Apple's documentation of `submit`: 1).
+    public var maximumPendingAppRefreshRequests = 1
+    /// The most pending processing requests (Apple's documentation of `submit`: 10).
+    public var maximumPendingProcessingRequests = 10
+
     /// Creates the iOS defaults (iOS 13.4 and later).
     public init() {}
 

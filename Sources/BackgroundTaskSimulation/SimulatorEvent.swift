@@ -1,4 +1,5 @@
 import BackgroundTaskKit
+import BackgroundTaskScheduling
 import Foundation
 
 /// One thing that happened in a ``BackgroundTaskSimulator``: what the system saw or did.
@@ -42,6 +43,19 @@ public enum SimulatorEvent: Equatable, Sendable {
     case fileLockTaken(name: String)
     /// The app released a file lock it had taken.
     case fileLockReleased(name: String)
+    /// A `BGTaskScheduler` launch handler was registered.
+    case scheduledTaskRegistered(identifier: String)
+    /// A scheduled task request was accepted (it replaces a pending one of the same identifier).
+    case scheduledTaskSubmitted(ScheduledTaskRequest)
+    /// The system launched the app for a pending request and called its launch handler.
+    case scheduledTaskLaunched(identifier: String)
+    /// A launched task's time ran out: its expiration handler is called, or, without one, the system marks it
+    /// complete and unsuccessful.
+    case scheduledTaskExpired(identifier: String, hasHandler: Bool)
+    /// The app completed a launched task (`setTaskCompleted(success:)`).
+    case scheduledTaskCompleted(identifier: String, success: Bool)
+    /// The app completed a launched task that was already over (completed before, or by the system): ignored.
+    case scheduledTaskCompletionIgnored(identifier: String)
 }
 
 /// A call that a real app could not make, recorded instead of trapping.
@@ -66,6 +80,9 @@ public enum SimulatorMisuse: Equatable, Sendable {
     /// times in it: periodic work (such as a manager's handover of its shared assertion every 20 s, for as long as a
     /// task runs) would make a huge duration take hours. Advance by less, or end the tasks first.
     case timerFiringLimitReached(limit: Int)
+    /// ``BackgroundTaskSimulator/runScheduledTask(_:)`` named an identifier with no pending request: the system
+    /// launches only for submitted requests.
+    case noPendingTaskRequest(identifier: String)
 }
 
 /// An event with the virtual time at which it happened.
@@ -107,6 +124,16 @@ extension SimulatorEvent: CustomStringConvertible {
         case .misuse(let misuse): "misuse: \(misuse)"
         case .fileLockTaken(let name): "file lock taken: \(Self.quoted(name))"
         case .fileLockReleased(let name): "file lock released: \(Self.quoted(name))"
+        case .scheduledTaskRegistered(let identifier): "scheduled task registered: \(identifier)"
+        case .scheduledTaskSubmitted(let request): "scheduled task submitted: \(request)"
+        case .scheduledTaskLaunched(let identifier): "scheduled task launched: \(identifier)"
+        case .scheduledTaskExpired(let identifier, let hasHandler):
+            "scheduled task expired: \(identifier)"
+                + (hasHandler ? ", calling its expiration handler" : ", no handler: marked complete and unsuccessful")
+        case .scheduledTaskCompleted(let identifier, let success):
+            "scheduled task completed: \(identifier) (success: \(success))"
+        case .scheduledTaskCompletionIgnored(let identifier):
+            "scheduled task completed again, ignored: \(identifier)"
         }
     }
 
@@ -136,6 +163,8 @@ extension SimulatorMisuse: CustomStringConvertible {
         case .timerFiringLimitReached(let limit):
             "advance(by:) stopped here, short of its target: app timers fired \(limit) times in it (a manager hands "
                 + "its shared assertion over every 20 s while a task runs); advance by less, or end the tasks first"
+        case .noPendingTaskRequest(let identifier):
+            "runScheduledTask(\"\(identifier)\"): no request of that identifier is pending (submit one first)"
         }
     }
 }

@@ -29,6 +29,8 @@ struct SimulatorState {
     var pendingHandlers: [(BackgroundTaskIdentifier?, @MainActor @Sendable () -> Void)] = []
     /// The handlers running now, innermost last.
     var handlerContexts: [HandlerContext] = []
+    /// The simulated `BGTaskScheduler`.
+    var scheduler = SimulatedScheduler()
     /// File locks the app holds now (``BackgroundTaskSimulator/takeFileLock(_:)``), by number: names in take order.
     var fileLocks: [Int: String] = [:]
     var nextFileLock = 1
@@ -245,6 +247,8 @@ struct SimulatorState {
         /// The app is about to be suspended while calls released from the gate are still on their
         /// way: let them land first (a device's thread makes them in microseconds), then ask again.
         case landReleasedCalls
+        /// A launched scheduled task expired: call its handler (off the main thread), then ask again.
+        case expireScheduledTask(@Sendable () -> Void)
     }
 
     /// Handles the next thing due no later than `target`, or moves the clock to `target`. With
@@ -252,7 +256,9 @@ struct SimulatorState {
     /// with `releasedCalls`, returns ``Step/landReleasedCalls`` before suspending the app.
     mutating func step(until target: TimeInterval, heldCalls: Bool = false, releasedCalls: Bool = false) -> Step {
         guard termination == nil else { return .done }
-        if appState == .background, outstanding.isEmpty, target > now, !configuration.debuggerAttached {
+        if appState == .background, outstanding.isEmpty, scheduler.running.isEmpty, target > now,
+            !configuration.debuggerAttached
+        {
             if releasedCalls { return .landReleasedCalls }
             suspend()
             guard termination == nil else { return .done }
@@ -268,7 +274,8 @@ struct SimulatorState {
         let warning = running ? outstanding.values.filter { !$0.warned }.map(warningTime).min() : nil
 
         let timer = running ? timers.min()?.due : nil
-        let due = [deadline, expiry, budgetEnd, timer, warning].compactMap { $0 }.map { max($0, now) }.min()
+        let scheduled = running ? scheduler.nextDue : nil
+        let due = [deadline, expiry, budgetEnd, timer, warning, scheduled].compactMap { $0 }.map { max($0, now) }.min()
         guard let due, due <= target else {
             moveClock(to: target)
             return .done
@@ -286,6 +293,7 @@ struct SimulatorState {
         if let expiry, expiry <= now {
             return .expire(startExpiry())
         }
+        if let step = stepScheduler() { return step }
         if let budgetEnd, budgetEnd <= now {
             budgetEndHandled = true
             terminate(.watchdogTimeout, reason: .assertionsHeldAfterExpiration)

@@ -2,10 +2,10 @@
 /// first suspended; an expiry cancels the child alone (as it starts, if it came first). The generic part is inlined
 /// (unspecialized, metadata look-ups cost a fifth of a call); three non-generic entry points reach the engine.
 @usableFromInline
-enum AsyncBody {
+package enum AsyncBody {
     /// Begins a standalone task whose body an expiry will cancel.
     @usableFromInline
-    static func begin(
+    package static func begin(
         _ name: String?,
         backend: (any BackgroundTaskBackend)?,
         cleanup: (@MainActor @Sendable () -> Void)?,
@@ -22,7 +22,7 @@ enum AsyncBody {
 
     /// Begins a task of `manager` whose body an expiry will cancel; throws the manager's refusal.
     @usableFromInline
-    static func begin(
+    package static func begin(
         _ name: String?,
         in manager: BackgroundTaskManager,
         cleanup: (@MainActor @Sendable () -> Void)?,
@@ -41,7 +41,7 @@ enum AsyncBody {
 
     /// In the body's task, as it starts: from now on an expiry cancels it.
     @usableFromInline
-    static func attach(_ record: AnyObject, to task: UnsafeCurrentTask?) {
+    package static func attach(_ record: AnyObject, to task: UnsafeCurrentTask?) {
         // Always a `TaskRecord` (`begin` made it); `as!` from `AnyObject` cost 200 instructions a call (callgrind).
         let record = unsafeDowncast(record, to: TaskRecord.self)
         record.engine.attachBody(of: record, to: task)
@@ -49,14 +49,14 @@ enum AsyncBody {
 
     /// In the body's task, as it finishes: ends the task (waiting for a cancel in progress first).
     @usableFromInline
-    static func finish(_ record: AnyObject) {
+    package static func finish(_ record: AnyObject) {
         let record = unsafeDowncast(record, to: TaskRecord.self)
         record.engine.end(record, detachingBody: true)
     }
 
     /// Runs `body` in a child task for `record` (from a `begin`).
     @inlinable
-    static func run<Result, Failure: Error>(
+    package static func run<Result, Failure: Error>(
         _ record: AnyObject,
         isolation: isolated (any Actor)?,
         _ body: () async throws(Failure) -> Result
@@ -85,7 +85,7 @@ enum AsyncBody {
 
     /// In the body's child task, on the caller's isolation: lets an expiry cancel it, runs the body, ends the task.
     @inlinable
-    static func runInChild<Result, Failure: Error>(
+    package static func runInChild<Result, Failure: Error>(
         on caller: isolated (any Actor)?,
         _ work: HandedOver<() async -> Swift.Result<Result, Failure>>,
         record: HandedOver<AnyObject>
