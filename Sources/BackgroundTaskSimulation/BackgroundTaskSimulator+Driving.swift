@@ -102,6 +102,8 @@ extension BackgroundTaskSimulator {
                 runExpiry(calls)
             case .expireScheduledTask(let handler):
                 callScheduledExpirationHandler(handler)
+            case .launchContinuedProcessing(let launch):
+                callContinuedLaunchHandler(launch)
             case .fire(let work):
                 work()
                 settleOffMainHandlers()

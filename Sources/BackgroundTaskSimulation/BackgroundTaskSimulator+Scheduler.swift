@@ -31,7 +31,8 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
     ) throws(TaskSchedulingError) {
         let permitted = state.withLock { $0.registerScheduledTask(identifier, launchHandler: launchHandler) }
         guard permitted else {
-            throw TaskSchedulingError(.notPermitted, identifier: identifier, detail: "refused by the simulated scheduler")
+            throw TaskSchedulingError(
+                .notPermitted, identifier: identifier, detail: "refused by the simulated scheduler")
         }
     }
 
@@ -46,12 +47,18 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
 
     /// Cancels the pending request of `identifier`.
     public func cancel(identifier: String) {
-        state.withLock { $0.scheduler.pending.removeAll { $0.identifier == identifier } }
+        state.withLock { state in
+            state.scheduler.pending.removeAll { $0.identifier == identifier }
+            state.scheduler.continuedQueue.removeAll { $0.identifier == identifier }
+        }
     }
 
     /// Cancels every pending request.
     public func cancelAll() {
-        state.withLock { $0.scheduler.pending.removeAll() }
+        state.withLock { state in
+            state.scheduler.pending.removeAll()
+            state.scheduler.continuedQueue.removeAll()
+        }
     }
 
     /// The simulated app's permitted identifiers and background modes (from the configuration) and its launch.
@@ -60,7 +67,8 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
     /// The simulator's virtual clock and main thread for the engine's launched tasks.
     public var launchedTaskHooks: BackgroundTaskBackendHooks? {
         BackgroundTaskBackendHooks(
-            callSiteAware: nil, clock: virtualClock, mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) })
+            callSiteAware: nil, clock: virtualClock, mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) }
+        )
     }
 
     // MARK: - Driving the scheduler
@@ -102,7 +110,9 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
 
     /// The identifiers of the launched tasks not completed yet, in launch order.
     public var runningScheduledTasks: [String] {
-        state.withLock { state in state.scheduler.running.keys.sorted().compactMap { state.scheduler.running[$0]?.identifier } }
+        state.withLock { state in
+            state.scheduler.running.keys.sorted().compactMap { state.scheduler.running[$0]?.identifier }
+        }
     }
 
     /// Calls a launched task's expiration handler on another thread and waits for it (at most
@@ -116,8 +126,8 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
 /// A task the simulated scheduler launched (`BGTask`).
 final class SimulatedLaunchedTask: LaunchedTask {
     let identifier: String
-    private let number: Int
-    private let simulator: BackgroundTaskSimulator
+    let number: Int
+    let simulator: BackgroundTaskSimulator
 
     init(identifier: String, number: Int, simulator: BackgroundTaskSimulator) {
         self.identifier = identifier
@@ -135,4 +145,78 @@ final class SimulatedLaunchedTask: LaunchedTask {
     func setTaskCompleted(success: Bool) {
         simulator.state.withLock { $0.completeScheduledTask(number, identifier: identifier, success: success) }
     }
+}
+
+/// The simulator offers continued processing (iOS 26): submission only from the foreground, wildcard identifiers
+/// (``SimulatorConfiguration/permittedTaskIdentifiers``), ``SimulatorConfiguration/maximumRunningContinuedProcessingTasks``
+/// at once with `.queue` waiting and `.fail` refused (`immediateRunIneligible`), the GPU only where
+/// ``SimulatorConfiguration/supportsBackgroundGPU``, expiry of a job that reports no progress for
+/// ``SimulatorConfiguration/continuedProcessingStallTime``, and a person's stop (``stopContinuedProcessing(_:)``).
+extension BackgroundTaskSimulator: ContinuedProcessingScheduling {
+    /// Itself.
+    public var continuedProcessing: (any ContinuedProcessingScheduling)? { self }
+
+    /// ``SimulatorConfiguration/supportsBackgroundGPU``.
+    public var supportsBackgroundGPU: Bool { configuration.supportsBackgroundGPU }
+
+    /// Registers a continued-processing launch handler (allowed after launch).
+    /// - Throws: ``TaskSchedulingError/Code/notPermitted`` for an identifier not in the permitted list.
+    public func registerContinuedProcessing(
+        identifier: String,
+        launchHandler: @escaping @Sendable (any LaunchedContinuedProcessingTask) -> Void
+    ) throws(TaskSchedulingError) {
+        let permitted = state.withLock { $0.registerContinuedProcessing(identifier, launchHandler: launchHandler) }
+        guard permitted else {
+            throw TaskSchedulingError(
+                .notPermitted, identifier: identifier, detail: "refused by the simulated scheduler")
+        }
+    }
+
+    /// Accepts a request from the foreground and, if there is room, starts it at once: its launch handler runs on
+    /// this thread before this returns.
+    /// - Throws: ``TaskSchedulingError``: from the background or not permitted (``TaskSchedulingError/Code/notPermitted``),
+    ///   no room under `.fail` (``TaskSchedulingError/Code/immediateRunIneligible``).
+    public func submitContinuedProcessing(_ request: ContinuedProcessingRequest) throws(TaskSchedulingError) {
+        let launch = try state.withLock { $0.submitContinuedProcessing(request) }.get()
+        if let launch { startContinuedTask(launch) }
+    }
+
+    /// The person stops the running job of `identifier` from its Live Activity: the app sees an expiry, as for a
+    /// stall or a change of conditions (its handler is called now).
+    /// - Parameter identifier: The job's identifier.
+    @MainActor public func stopContinuedProcessing(_ identifier: String) {
+        state.withLock { state in
+            for (number, task) in state.scheduler.running
+            where task.identifier == identifier && task.isContinued && !task.expired {
+                state.scheduler.running[number]?.expiresAt = state.now
+                state.record(.continuedProcessingStopped(identifier: identifier))
+            }
+        }
+        advance(by: 0)
+    }
+
+    /// The continued-processing requests waiting for room, in order.
+    public var queuedContinuedProcessingRequests: [ContinuedProcessingRequest] {
+        state.withLock { $0.scheduler.continuedQueue }
+    }
+
+    /// Starts a queued job: its launch handler runs on another thread, waited for.
+    @MainActor func callContinuedLaunchHandler(_ launch: ContinuedLaunchDue) {
+        let returned = HandlerInvoker.runOffMainActor(
+            { [self] in startContinuedTask(launch) }, pump: mainThreadPump, timeout: offMainHandlerTimeout)
+        if !returned { state.withLock { $0.record(.misuse(.offMainHandlerDidNotReturn(nil))) } }
+    }
+
+    private func startContinuedTask(_ launch: ContinuedLaunchDue) {
+        launch.launchHandler(
+            SimulatedLaunchedTask(identifier: launch.identifier, number: launch.number, simulator: self))
+    }
+}
+
+extension SimulatedLaunchedTask: LaunchedContinuedProcessingTask {
+    func reportProgress(completed: Int64, total: Int64) {
+        simulator.state.withLock { $0.noteContinuedProgress(number, completed: completed, total: total) }
+    }
+
+    func updateTitle(_ title: String, subtitle: String) {}
 }

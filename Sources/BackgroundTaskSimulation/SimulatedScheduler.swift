@@ -8,6 +8,7 @@ struct SimulatedScheduler {
     struct Launched {
         let identifier: String
         let isProcessing: Bool
+        var isContinued = false
         var handler: (@Sendable () -> Void)?
         var expiresAt: TimeInterval
         /// Once its handler was called: the time by which it must be completed.
@@ -20,8 +21,16 @@ struct SimulatedScheduler {
         let launchHandler: @Sendable (any LaunchedTask) -> Void
     }
 
+    /// A continued-processing launch handler.
+    struct ContinuedRegistration {
+        let launchHandler: @Sendable (any LaunchedContinuedProcessingTask) -> Void
+    }
+
     var hasFinishedLaunching = false
     var registrations: [String: Registration] = [:]
+    var continuedRegistrations: [String: ContinuedRegistration] = [:]
+    /// Continued-processing requests waiting for room (`.queue`), in order.
+    var continuedQueue: [ContinuedProcessingRequest] = []
     var pending: [ScheduledTaskRequest] = []
     var running: [Int: Launched] = [:]
     var nextTask = 1
@@ -33,9 +42,10 @@ struct SimulatedScheduler {
 }
 
 extension SimulatorState {
-    /// What the scheduler does at `now`, if anything is due: the watchdog, or an expiry whose handler the simulator
-    /// calls (``Step/expireScheduledTask(_:)``); `nil`: nothing due.
+    /// What the scheduler does at `now`, if anything is due: the watchdog, an expiry whose handler the simulator
+    /// calls (``Step/expireScheduledTask(_:)``), or a queued continued-processing job to start; `nil`: nothing due.
     mutating func stepScheduler() -> Step? {
+        if let launch = launchQueuedContinuedProcessing() { return .launchContinuedProcessing(launch) }
         for number in scheduler.running.keys.sorted() {
             guard var task = scheduler.running[number] else { continue }
             if let deadline = task.completionDeadline, deadline <= now {
@@ -121,7 +131,8 @@ extension SimulatorState {
         let isProcessing = request.kind != .appRefresh
         let sameKind = scheduler.pending.filter { ($0.kind != .appRefresh) == isProcessing }
         let limit =
-            isProcessing ? configuration.maximumPendingProcessingRequests : configuration.maximumPendingAppRefreshRequests
+            isProcessing
+            ? configuration.maximumPendingProcessingRequests : configuration.maximumPendingAppRefreshRequests
         let replaces = sameKind.contains { $0.identifier == request.identifier }
         guard replaces || sameKind.count < limit else { return .tooManyPendingTaskRequests }
         scheduler.pending.removeAll { $0.identifier == request.identifier }

@@ -82,6 +82,16 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var maximumPendingAppRefreshRequests = 1
     /// The most pending processing requests (Apple's documentation of `submit`: 10).
     public var maximumPendingProcessingRequests = 10
+    /// Whether the simulated device gives continued-processing jobs the GPU in the background
+    /// (`BGTaskScheduler.supportedResources` contains `.gpu`). Default `false`.
+    public var supportsBackgroundGPU = false
+    /// How many continued-processing jobs run at once; one more is queued (`.queue`) or refused (`.fail`). Default 1:
+    /// Apple gives no figure; a modelling choice.
+    public var maximumRunningContinuedProcessingTasks = 1
+    /// How long a continued-processing job may go without reporting progress before the system expires it as
+    /// stalled, in seconds. Default 60: Apple says only that stalled tasks "may be forcibly expired"; a modelling
+    /// choice.
+    public var continuedProcessingStallTime: TimeInterval = 60
 
     /// Creates the iOS defaults (iOS 13.4 and later).
     public init() {}

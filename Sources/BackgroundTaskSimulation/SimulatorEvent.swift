@@ -56,6 +56,12 @@ public enum SimulatorEvent: Equatable, Sendable {
     case scheduledTaskCompleted(identifier: String, success: Bool)
     /// The app completed a launched task that was already over (completed before, or by the system): ignored.
     case scheduledTaskCompletionIgnored(identifier: String)
+    /// A continued-processing request was accepted: started at once, or `queued`.
+    case continuedProcessingSubmitted(identifier: String, queued: Bool)
+    /// A continued-processing job reported its progress.
+    case continuedProcessingProgress(identifier: String, completed: Int64, total: Int64)
+    /// The person stopped a continued-processing job from its Live Activity (the app sees an expiry).
+    case continuedProcessingStopped(identifier: String)
 }
 
 /// A call that a real app could not make, recorded instead of trapping.
@@ -134,6 +140,11 @@ extension SimulatorEvent: CustomStringConvertible {
             "scheduled task completed: \(identifier) (success: \(success))"
         case .scheduledTaskCompletionIgnored(let identifier):
             "scheduled task completed again, ignored: \(identifier)"
+        case .continuedProcessingSubmitted(let identifier, let queued):
+            "continued processing submitted: \(identifier)" + (queued ? " (queued)" : "")
+        case .continuedProcessingProgress(let identifier, let completed, let total):
+            "continued processing progress: \(identifier) \(completed)/\(total)"
+        case .continuedProcessingStopped(let identifier): "continued processing stopped by the person: \(identifier)"
         }
     }
 

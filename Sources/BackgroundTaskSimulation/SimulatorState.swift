@@ -249,6 +249,8 @@ struct SimulatorState {
         case landReleasedCalls
         /// A launched scheduled task expired: call its handler (off the main thread), then ask again.
         case expireScheduledTask(@Sendable () -> Void)
+        /// A queued continued-processing job starts: call its launch handler (off the main thread), then ask again.
+        case launchContinuedProcessing(ContinuedLaunchDue)
     }
 
     /// Handles the next thing due no later than `target`, or moves the clock to `target`. With
@@ -274,7 +276,7 @@ struct SimulatorState {
         let warning = running ? outstanding.values.filter { !$0.warned }.map(warningTime).min() : nil
 
         let timer = running ? timers.min()?.due : nil
-        let scheduled = running ? scheduler.nextDue : nil
+        let scheduled = running ? [scheduler.nextDue, continuedLaunchDue].compactMap { $0 }.min() : nil
         let due = [deadline, expiry, budgetEnd, timer, warning, scheduled].compactMap { $0 }.map { max($0, now) }.min()
         guard let due, due <= target else {
             moveClock(to: target)

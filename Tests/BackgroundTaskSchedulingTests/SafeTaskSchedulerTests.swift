@@ -172,7 +172,7 @@ struct SafeTaskSchedulerTests {
         let simulator = BackgroundTaskSimulator()
         let kept = Locked<(any LaunchedTask)?>(nil)
         try simulator.register(identifier: Self.refresh) { task in
-            task.setExpirationHandler { /* cancels nothing, completes nothing */  }
+            task.setExpirationHandler {}  // cancels nothing, completes nothing
             kept.withLock { $0 = task }
         }
         simulator.finishLaunching()

@@ -13,6 +13,8 @@ public struct SystemTaskScheduler<Scheduler: TaskSchedulerMirroring>: TaskSchedu
     private let appRefreshRequest: @Sendable (String) -> any TaskRequestMirroring
     private let processingRequest: @Sendable (String) -> any ProcessingTaskRequestMirroring
     private let environmentNow: @Sendable () -> TaskSchedulerEnvironment
+    /// Continued processing, where the system has it (iOS 26); `nil` elsewhere.
+    public let continuedProcessing: (any ContinuedProcessingScheduling)?
 
     /// Creates a backend over a scheduler.
     /// - Parameters:
@@ -20,13 +22,16 @@ public struct SystemTaskScheduler<Scheduler: TaskSchedulerMirroring>: TaskSchedu
     ///   - appRefreshRequest: Makes a refresh request for an identifier (`BGAppRefreshTaskRequest(identifier:)`).
     ///   - processingRequest: Makes a processing request for an identifier (`BGProcessingTaskRequest(identifier:)`).
     ///   - environment: What the Info.plist and the launch say, read at each call.
+    ///   - continuedProcessing: Continued processing (a ``SystemContinuedProcessing`` on iOS 26), or `nil`.
     public init(
         _ scheduler: Scheduler,
         appRefreshRequest: @escaping @Sendable (String) -> any TaskRequestMirroring,
         processingRequest: @escaping @Sendable (String) -> any ProcessingTaskRequestMirroring,
-        environment: @escaping @Sendable () -> TaskSchedulerEnvironment = { .infoPlist() }
+        environment: @escaping @Sendable () -> TaskSchedulerEnvironment = { .infoPlist() },
+        continuedProcessing: (any ContinuedProcessingScheduling)? = nil
     ) {
         self.scheduler = UncheckedScheduler(scheduler)
+        self.continuedProcessing = continuedProcessing
         self.appRefreshRequest = appRefreshRequest
         self.processingRequest = processingRequest
         self.environmentNow = environment
@@ -103,7 +108,7 @@ public struct SystemTaskScheduler<Scheduler: TaskSchedulerMirroring>: TaskSchedu
 
 /// The scheduler, shared across threads: `BGTaskScheduler` is one process-wide object that apps call from any queue,
 /// and whose header declares no main-thread rule.
-private final class UncheckedScheduler<Scheduler>: @unchecked Sendable {  // the framework object is thread-safe
+final class UncheckedScheduler<Scheduler>: @unchecked Sendable {  // the framework object is thread-safe
     let value: Scheduler
     init(_ value: Scheduler) { self.value = value }
 }

@@ -45,6 +45,9 @@ public protocol TaskSchedulerBackend: Sendable {
     /// What this backend tells the package's engine about the tasks it launches (the simulator's virtual clock);
     /// keep the default, `nil`.
     var launchedTaskHooks: BackgroundTaskBackendHooks? { get }
+
+    /// Continued processing (iOS 26), if this backend offers it; the default is `nil`.
+    var continuedProcessing: (any ContinuedProcessingScheduling)? { get }
 }
 
 extension TaskSchedulerBackend {
@@ -84,8 +87,9 @@ public struct TaskSchedulerEnvironment: Sendable, Equatable {
     ///   - permittedIdentifiers: The Info.plist's `BGTaskSchedulerPermittedIdentifiers`.
     ///   - backgroundModes: The Info.plist's `UIBackgroundModes`.
     ///   - hasFinishedLaunching: Whether the app has finished launching.
-    public init(permittedIdentifiers: [String]? = nil, backgroundModes: [String]? = nil, hasFinishedLaunching: Bool? = nil)
-    {
+    public init(
+        permittedIdentifiers: [String]? = nil, backgroundModes: [String]? = nil, hasFinishedLaunching: Bool? = nil
+    ) {
         self.permittedIdentifiers = permittedIdentifiers
         self.backgroundModes = backgroundModes
         self.hasFinishedLaunching = hasFinishedLaunching
@@ -96,7 +100,8 @@ public struct TaskSchedulerEnvironment: Sendable, Equatable {
     /// - Returns: What the Info.plist says.
     public static func infoPlist(of bundle: Bundle = .main) -> Self {
         Self(
-            permittedIdentifiers: bundle.object(forInfoDictionaryKey: "BGTaskSchedulerPermittedIdentifiers") as? [String],
+            permittedIdentifiers: bundle.object(forInfoDictionaryKey: "BGTaskSchedulerPermittedIdentifiers")
+                as? [String],
             backgroundModes: bundle.object(forInfoDictionaryKey: "UIBackgroundModes") as? [String])
     }
 

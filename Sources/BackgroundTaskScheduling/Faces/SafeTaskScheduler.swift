@@ -27,12 +27,19 @@ import Foundation
 public final class SafeTaskScheduler: Sendable {
     /// The backend: `BGTaskScheduler`, or the simulator in tests.
     public let backend: any TaskSchedulerBackend
+    /// The backend of the ordinary background task a continued-processing job falls back to; `nil`: the default
+    /// (``withBackgroundTaskBackend(_:operation:)``'s, or the platform's).
+    public let fallbackBackend: (any BackgroundTaskBackend)?
     private let registered = Locked(Set<String>())
 
     /// Creates a scheduler over a backend.
-    /// - Parameter backend: `BGTaskScheduler`'s (``shared`` holds it) or the simulator.
-    public init(backend: any TaskSchedulerBackend) {
+    /// - Parameters:
+    ///   - backend: `BGTaskScheduler`'s (``shared`` holds it) or the simulator.
+    ///   - fallbackBackend: Where a continued-processing job that cannot be submitted runs its background task
+    ///     instead; `nil` for the default. Tests pass the simulator for both.
+    public init(backend: any TaskSchedulerBackend, fallbackBackend: (any BackgroundTaskBackend)? = nil) {
         self.backend = backend
+        self.fallbackBackend = fallbackBackend
     }
 
     // MARK: - Registering
@@ -120,9 +127,23 @@ public final class SafeTaskScheduler: Sendable {
         _ identifier: String,
         launchHandler: @escaping @Sendable (any LaunchedTask) -> Void
     ) throws(TaskSchedulingError) {
+        try claim(identifier, beforeLaunchOnly: true) { () throws(TaskSchedulingError) in
+            try backend.register(identifier: identifier, launchHandler: launchHandler)
+        }
+    }
+
+    /// Checks `identifier` (the launch only for tasks other than continued processing), reserves it, and calls
+    /// `register`; a refused registration frees it again.
+    func claim(
+        _ identifier: String,
+        beforeLaunchOnly: Bool,
+        register: () throws(TaskSchedulingError) -> Void
+    ) throws(TaskSchedulingError) {
         try Self.checkIdentifier(identifier)
         let environment = backend.environment
-        if environment.hasFinishedLaunching == true { throw TaskSchedulingError(.registeredAfterLaunch, identifier: identifier) }
+        if beforeLaunchOnly, environment.hasFinishedLaunching == true {
+            throw TaskSchedulingError(.registeredAfterLaunch, identifier: identifier)
+        }
         if environment.permits(identifier) == false {
             throw TaskSchedulingError(
                 .notPermitted, identifier: identifier, detail: "not in BGTaskSchedulerPermittedIdentifiers")
@@ -130,7 +151,7 @@ public final class SafeTaskScheduler: Sendable {
         let isNew = registered.withLock { $0.insert(identifier).inserted }
         guard isNew else { throw TaskSchedulingError(.alreadyRegistered, identifier: identifier) }
         do {
-            try backend.register(identifier: identifier, launchHandler: launchHandler)
+            try register()
         } catch {
             registered.withLock { _ = $0.remove(identifier) }
             throw error
@@ -173,7 +194,7 @@ public final class SafeTaskScheduler: Sendable {
     }
 
     /// Submits what `nextRequest` returns, ignoring a refusal: the run is over either way.
-    private func resubmitting(_ nextRequest: (@Sendable () -> ScheduledTaskRequest?)?) -> (@Sendable () -> Void)? {
+    func resubmitting(_ nextRequest: (@Sendable () -> ScheduledTaskRequest?)?) -> (@Sendable () -> Void)? {
         guard let nextRequest else { return nil }
         return { [self] in
             guard let request = nextRequest() else { return }
@@ -181,7 +202,7 @@ public final class SafeTaskScheduler: Sendable {
         }
     }
 
-    private static func checkIdentifier(_ identifier: String) throws(TaskSchedulingError) {
+    static func checkIdentifier(_ identifier: String) throws(TaskSchedulingError) {
         guard identifier.contains(where: { !$0.isWhitespace }) else {
             throw TaskSchedulingError(.invalidIdentifier, identifier: identifier)
         }

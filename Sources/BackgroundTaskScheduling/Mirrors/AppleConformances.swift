@@ -18,6 +18,29 @@ import Foundation
     extension BGProcessingTaskRequest: ProcessingTaskRequestMirroring {}
     extension UIApplication: ApplicationLaunchMirroring {}
 
+    // `BGContinuedProcessingTask` is in iOS 26 SDKs only: UIKit's module version is 9000 or more from iOS 26 on
+    // (8506 in iOS 18.6, 9126 in iOS 26.2), which no compiler check can tell.
+    #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(UIKit, _version: 9000)
+        @available(iOS 26.0, *)
+        extension BGContinuedProcessingTask: ContinuedProcessingTaskMirroring {}
+        @available(iOS 26.0, *)
+        extension BGContinuedProcessingTaskRequest: ContinuedProcessingRequestMirroring {}
+    #endif
+
+    /// Continued processing over `BGTaskScheduler.shared` on iOS 26; `nil` before, and where the SDK lacks it.
+    private func systemContinuedProcessing() -> (any ContinuedProcessingScheduling)? {
+        #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(UIKit, _version: 9000)
+            if #available(iOS 26.0, *) {
+                return SystemContinuedProcessing(
+                    BGTaskScheduler.shared,
+                    request: { BGContinuedProcessingTaskRequest(identifier: $0, title: $1, subtitle: $2) },
+                    task: BGContinuedProcessingTask.self,
+                    supportsBackgroundGPU: { BGTaskScheduler.supportedResources.contains(.gpu) })
+            }
+        #endif
+        return nil
+    }
+
     // Made on first use: the launch monitor starts watching then (register at launch, on the main thread).
     private let launchMonitor = LaunchMonitor(UIApplication.self, application: { UIApplication.sharedAtRunTime })
 
@@ -30,7 +53,8 @@ import Foundation
             BGTaskScheduler.shared,
             appRefreshRequest: { BGAppRefreshTaskRequest(identifier: $0) },
             processingRequest: { BGProcessingTaskRequest(identifier: $0) },
-            environment: { .infoPlist(launch: launchMonitor) }))
+            environment: { .infoPlist(launch: launchMonitor) },
+            continuedProcessing: systemContinuedProcessing()))
 
     extension SafeTaskScheduler {
         /// The scheduler over `BGTaskScheduler.shared`, checking the app's Info.plist and launch.

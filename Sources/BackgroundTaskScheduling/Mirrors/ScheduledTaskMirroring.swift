@@ -61,3 +61,34 @@ public protocol TaskSchedulerMirroring: AnyObject {
     /// Cancels every pending request.
     func cancelAllTaskRequests()
 }
+
+/// `BGContinuedProcessingTask`'s members (iOS 26), copied to the letter.
+public protocol ContinuedProcessingTaskMirroring: ScheduledTaskMirroring {
+    /// The title the system shows.
+    var title: String { get }
+    /// The subtitle the system shows.
+    var subtitle: String { get }
+    /// The progress the system shows (`NSProgressReporting`).
+    var progress: Progress { get }
+    /// Changes the title and subtitle the system shows.
+    /// - Parameters:
+    ///   - title: The new title.
+    ///   - subtitle: The new subtitle.
+    func updateTitle(_ title: String, subtitle: String)
+}
+
+/// `BGContinuedProcessingTaskRequest`'s members (iOS 26), copied to the letter.
+public protocol ContinuedProcessingRequestMirroring: TaskRequestMirroring {
+    /// `BGContinuedProcessingTaskRequest.SubmissionStrategy`: `fail` 0, `queue` 1.
+    associatedtype Strategy: RawRepresentable where Strategy.RawValue == Int
+    /// `BGContinuedProcessingTaskRequest.Resources`: `default` 0, `gpu` 1.
+    associatedtype Resources: RawRepresentable where Resources.RawValue == Int
+    /// The title the system shows.
+    var title: String { get set }
+    /// The subtitle the system shows.
+    var subtitle: String { get set }
+    /// What to do when the job cannot run at once.
+    var strategy: Strategy { get set }
+    /// The resources the job needs.
+    var requiredResources: Resources { get set }
+}
