@@ -59,6 +59,7 @@ let package = Package(
             name: "BackgroundTaskScenarios",
             dependencies: [
                 "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskSimulation", "BackgroundTaskTracing",
+                "BackgroundTaskScheduling",
             ]
         ),
         // The randomized checker of the package's promise over the simulator (tests and `promise-check`).

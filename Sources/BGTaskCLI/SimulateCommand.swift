@@ -118,6 +118,21 @@ struct SimulateCommand {
 
     @MainActor
     private func explain(_ id: String) async -> CommandResult {
+        if let scenario = ScenarioCatalog.scenario(withID: id), scenario.naiveFlow == nil, format == .table,
+            scenario.id != "third-party-sdk", let naive = scenario.variant(named: ScenarioVariant.naive)
+        {
+            // Written against the simulated scheduler or with async work: its log tells the story.
+            let (result, simulator) = await ScenarioRunner.run(naive, of: scenario)
+            let outcome = [result.outcome.rawValue, result.code, "at \(formatSeconds(result.time)) s"]
+            let lines =
+                [
+                    "\(scenario.id): \(scenario.summary)", "naive: " + outcome.compactMap { $0 }.joined(separator: " "),
+                    "",
+                ]
+                + ["What the system saw:"] + simulator.log.map { "  \($0)" }
+                + ["", "The faces: bgtask simulate --scenario \(scenario.id)"]
+            return .success(lines.joined(separator: "\n") + "\n")
+        }
         guard let scenario = ScenarioCatalog.scenario(withID: id),
             let explanation = await ScenarioRunner.explain(scenario)
         else {

@@ -15,6 +15,10 @@ public enum ScenarioCatalog {
         .debuggerRun,
         .extensionActivity,
         .thirdPartySDK,
+        .lockAtSuspension,
+        .refreshNeverCompletes,
+        .processingExpiryIgnored,
+        .continuedStall,
     ]
 
     /// The scenario with this ``Scenario/id``, if any.

@@ -3,7 +3,7 @@ import Foundation
 
 /// How one variant of one scenario ended, as `bgtask simulate` prints it.
 ///
-/// Its JSON form has exactly the keys `scenario`, `variant`, `outcome` (`clean`, `warned` or `terminated`),
+/// Its JSON form has exactly the keys `scenario`, `variant`, `outcome` (`clean`, `warned`, `terminated` or `expired`),
 /// `code` (for example `"0x8badf00d"`, or `null`) and `time` (virtual seconds).
 public struct ScenarioResult: Codable, Equatable, Sendable {
     /// Whether the simulated app survived.
@@ -16,6 +16,9 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
         case warned
         /// Killed by the simulated system.
         case terminated
+        /// Not terminated, but the system expired a person-started continued-processing job (as stalled): the
+        /// work the person asked for was lost.
+        case expired
     }
 
     /// The scenario's ``Scenario/id``.

@@ -54,6 +54,19 @@ public enum ScenarioRunner {
         return results
     }
 
+    /// When the system expired a continued-processing job, if it did.
+    private static func expiredContinuedProcessing(in log: [SimulatorLogEntry]) -> TimeInterval? {
+        var continued = Set<String>()
+        for entry in log {
+            switch entry.event {
+            case .continuedProcessingSubmitted(let identifier, _): continued.insert(identifier)
+            case .scheduledTaskExpired(let identifier, _) where continued.contains(identifier): return entry.time
+            default: continue
+            }
+        }
+        return nil
+    }
+
     static func result(of simulator: BackgroundTaskSimulator, scenario: String, variant: String) -> ScenarioResult {
         if let termination = simulator.termination {
             return ScenarioResult(
@@ -65,7 +78,13 @@ public enum ScenarioRunner {
             )
         }
         let lastEnd = simulator.log.last { entry in
-            if case .ended = entry.event { true } else { false }
+            switch entry.event {
+            case .ended, .scheduledTaskCompleted: true
+            default: false
+            }
+        }
+        if let expiry = expiredContinuedProcessing(in: simulator.log) {
+            return ScenarioResult(scenario: scenario, variant: variant, outcome: .expired, code: nil, time: expiry)
         }
         // Any console warning of iOS's, or a termination only the debugger prevented.
         let warned =

@@ -74,7 +74,7 @@ public struct SimulatedTermination: Equatable, Sendable, CustomStringConvertible
     /// A one-line summary, for example
     /// `terminated 0x8badf00d at 30 s (assertionsHeldAfterExpiration); held: 1 ("Upload")`.
     public var description: String {
-        let held = heldAssertions.map(\.description).joined(separator: ", ")
+        let held = heldAssertions.isEmpty ? "none" : heldAssertions.map(\.description).joined(separator: ", ")
         return "terminated \(code) at \(formatSeconds(time)) s (\(reason.rawValue)); held: \(held)"
     }
 }

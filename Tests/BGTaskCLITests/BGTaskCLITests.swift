@@ -108,7 +108,7 @@ struct BGTaskCLITests {
         let rows = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]]
         )
-        #expect(rows.count == 12 * 8 + 3)
+        #expect(rows.count == 109)  // 12 scenarios of 8 variants, then 3 + 3 + 3 + 2 + 2
         for row in rows {
             #expect(Set(row.keys) == ["scenario", "variant", "outcome", "code", "time"])
             #expect(row["time"] is NSNumber)
@@ -123,10 +123,15 @@ struct BGTaskCLITests {
                 #expect(row["outcome"] as? String == (rescued ? "clean" : "terminated"))
                 continue
             }
+            if row["scenario"] as? String == "continued-stall", row["variant"] as? String == "naive" {
+                #expect(row["outcome"] as? String == "expired")
+                #expect(row["code"] is NSNull)
+                continue
+            }
             switch row["variant"] as? String {
             case "naive":
                 #expect(row["outcome"] as? String == "terminated")
-                #expect(["0x8badf00d", "0xbada5e47"].contains(row["code"] as? String))
+                #expect(["0x8badf00d", "0xbada5e47", "0xdead10cc"].contains(row["code"] as? String))
             default:
                 #expect(row["outcome"] as? String == "clean")
                 #expect(row["code"] is NSNull)
@@ -216,5 +221,15 @@ struct BGTaskCLITests {
         #expect(result.exitStatus == 0)
         #expect(result.standardOutput.contains("What iOS printed to the console:"))
         #expect(result.standardOutput.contains("Can't end BackgroundTask"))
+    }
+
+    @Test func explainingALockHeldAtSuspensionShowsTheLogWithTheReleaseMissing() async {
+        let result = await BGTask.run(["simulate", "--explain", "lock-at-suspension"])
+        #expect(result.exitStatus == 0)
+        let output = result.standardOutput
+        #expect(output.contains("naive: terminated 0xdead10cc at 26 s"))
+        #expect(output.contains("file lock taken: \"Shared.sqlite\""))
+        #expect(!output.contains("file lock released"))
+        #expect(output.contains("bgtask simulate --scenario lock-at-suspension"))
     }
 }

@@ -24,9 +24,10 @@ private func sourceLine(of callSite: BackgroundTaskCallSite) throws -> String {
 @MainActor
 struct ScenarioExplanationTests {
     /// Warned scenarios are not killed; the extension's naive flow calls `ProcessInfo` directly, not a
-    /// backend the diagnostics wrap; the third-party SDK's is seen by the tracer, not the diagnostics.
+    /// backend the diagnostics wrap; the third-party SDK's is seen by the tracer, not the diagnostics; the scenarios
+    /// of issue 24 are written against the simulated scheduler or keep their assertions right (their log explains).
     @Test(
-        arguments: ScenarioCatalog.all.map(\.id).filter {
+        arguments: ScenarioCatalog.all.filter { $0.naiveFlow != nil }.map(\.id).filter {
             !["foreground-upload", "check-then-end-race", "debugger-run", "extension-activity", "third-party-sdk"]
                 .contains($0)
         })
