@@ -65,7 +65,9 @@ let package = Package(
         // The randomized checker of the package's promise over the simulator (tests and `promise-check`).
         .target(
             name: "BackgroundTaskPromiseChecking",
-            dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskSimulation"]
+            dependencies: [
+                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskSimulation", "BackgroundTaskScheduling",
+            ]
         ),
         // `swift run -c release promise-check --steps 1000000`: the long run of the checker.
         .executableTarget(name: "promise-check", dependencies: ["BackgroundTaskPromiseChecking"]),

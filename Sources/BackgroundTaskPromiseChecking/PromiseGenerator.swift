@@ -8,7 +8,7 @@ struct PromiseGenerator {
 
     mutating func next() -> PromiseOperation {
         let slot = Int.random(in: 0..<PromiseOperation.slotCount, using: &random)
-        let roll = Int.random(in: 0..<100, using: &random)
+        let roll = Int.random(in: 0..<110, using: &random)
         switch roll {
         case 0..<6: return .enterBackground
         case 6..<9: return .enterForeground
@@ -25,7 +25,13 @@ struct PromiseGenerator {
         case 89..<92:
             return .withTaskAsync(diagnosing: random.chance(1, in: 3), bodyAdvance: random.pick([0, 1, 5, 30]))
         case 92..<95: return .releaseHeldCalls
-        default: return .setFaults(PromiseOperation.randomFaults(using: &random))
+        case 95..<100: return .setFaults(PromiseOperation.randomFaults(using: &random))
+        case 100..<103: return .launchScheduled(callback: random.chance(1, in: 2))
+        case 103..<106: return .finishScheduled(success: random.chance(2, in: 3), callback: random.chance(1, in: 2))
+        case 106: return .dropScheduled
+        case 107: return .userStartsUsingDevice
+        case 108: return .startContinuedJob
+        default: return .stopContinuedJob
         }
     }
 

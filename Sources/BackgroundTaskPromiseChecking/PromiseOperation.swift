@@ -57,6 +57,18 @@ public enum PromiseOperation: Sendable, Equatable {
     case setFaults(Set<SimulatorFault>)
     /// Lets calls held by `.holdOffMainCalls` go on.
     case releaseHeldCalls
+    /// The system launches a scheduled task: the async refresh, or the callback processing task.
+    case launchScheduled(callback: Bool)
+    /// Finishes the oldest running scheduled or continued work, or completes the oldest kept callback task.
+    case finishScheduled(success: Bool, callback: Bool)
+    /// Lets go of the oldest kept callback task without completing it.
+    case dropScheduled
+    /// The person starts using the device: running processing tasks expire.
+    case userStartsUsingDevice
+    /// Starts a continued-processing job (from the foreground only).
+    case startContinuedJob
+    /// The person stops the oldest running continued-processing job.
+    case stopContinuedJob
 
     /// Slots a world has.
     static let slotCount = 10

@@ -2,8 +2,9 @@ import BackgroundTaskKit
 import BackgroundTaskSimulation
 
 /// A failing run as a Swift Testing test that compiles as printed (in a test target that imports
-/// `BackgroundTaskKitTesting`, `BackgroundTaskDiagnostics`, `Foundation` and `Testing`) and performs what
-/// the checker did, its final phase included.
+/// `BackgroundTaskKitTesting`, `BackgroundTaskDiagnostics`, `Foundation` and `Testing`, and
+/// `BackgroundTaskScheduling` when the run launched scheduled tasks) and performs what the checker did, its final
+/// phase included.
 enum PromiseReproduction {
     static func swiftCode(setup: PromiseSetup, operations: [PromiseOperation], failure: String) -> String {
         var lines = [
@@ -46,9 +47,12 @@ enum PromiseReproduction {
             "    }",
             "}",
             "",
-            "@MainActor @Test func reproduction() async throws {",
         ]
+        let scheduler = usesScheduler(operations)
+        if scheduler { lines += scheduledHelper }
+        lines.append("@MainActor @Test func reproduction() async throws {")
         var body = setup.swiftCode()
+        if scheduler { body.append("let scheduled = ReproductionScheduled(simulator)") }
         body.append("let slots = ReproductionSlots()")
         body.append("let appRuns = { simulator.appState == .foreground || simulator.appState == .background }")
         var number = 0
@@ -64,6 +68,15 @@ enum PromiseReproduction {
         body.append("simulator.releaseHeldCalls()")
         body.append("try await Task.sleep(nanoseconds: 100_000_000)  // ends made on other threads land")
         if offMain { body.append("await slots.settle()") }
+        if scheduler {
+            body.append("for work in scheduled.works.all { work.finish(success: true) }")
+            body.append("for task in scheduled.callbacks.all { task.complete(success: true) }")
+            body.append("try await Task.sleep(nanoseconds: 100_000_000)  // the works return")
+            body.append("#expect(simulator.runningScheduledTasks.isEmpty)")
+            body.append(
+                "#expect(!simulator.events.contains { if case .scheduledTaskCompletionIgnored = $0 { true } else { false } })"
+            )
+        }
         body.append("for task in slots.tasks.values { task.end() }")
         body.append("for box in slots.scoped.values { box.task.take()?.end() }")
         for index in setup.managers.indices { body.append("manager\(index).endAll()") }
@@ -140,8 +153,98 @@ enum PromiseReproduction {
                 "simulator.faults = [\(faults.map(PromiseOperation.swiftCode(of:)).sorted().joined(separator: ", "))]"
             ]
         case .releaseHeldCalls: return ["if appRuns() { simulator.releaseHeldCalls() }"]
+        case .launchScheduled(let callback): return ["scheduled.launch(callback: \(callback))"]
+        case .finishScheduled(let success, let callback):
+            return ["if appRuns() { scheduled.finish(success: \(success), callback: \(callback)) }"]
+        case .dropScheduled: return ["if appRuns() { scheduled.drop() }"]
+        case .userStartsUsingDevice: return ["if simulator.termination == nil { simulator.userStartsUsingDevice() }"]
+        case .startContinuedJob: return ["scheduled.startContinuedJob()"]
+        case .stopContinuedJob: return ["if simulator.termination == nil { scheduled.stopContinuedJob() }"]
         }
     }
+
+    /// Whether the run uses the scheduler, and so needs ``scheduledHelper``.
+    private static func usesScheduler(_ operations: [PromiseOperation]) -> Bool {
+        operations.contains { operation in
+            switch operation {
+            case .launchScheduled, .finishScheduled, .dropScheduled, .userStartsUsingDevice, .startContinuedJob,
+                .stopContinuedJob:
+                true
+            default: false
+            }
+        }
+    }
+
+    /// The checker's scheduled tasks (`PromiseScheduledTasks`) as code a test target importing
+    /// `BackgroundTaskScheduling` compiles.
+    private static let scheduledHelper = [
+        "/// An async refresh whose work runs until finished, a callback processing task, continued jobs.",
+        "@MainActor final class ReproductionScheduled {",
+        "    final class Work: @unchecked Sendable {  // `told` only under `lock`",
+        "        private let lock = NSLock()",
+        "        private var outcome: Bool?",
+        "        var told: Bool? { lock.withLock { outcome } }",
+        "        func finish(success: Bool) { lock.withLock { outcome = outcome ?? success } }",
+        "    }",
+        "    final class Kept<Value>: @unchecked Sendable {  // `values` only under `lock`",
+        "        private let lock = NSLock()",
+        "        private var values: [Value] = []",
+        "        var all: [Value] { lock.withLock { values } }",
+        "        func append(_ value: Value) { lock.withLock { values.append(value) } }",
+        "        func removeFirst() -> Value? { lock.withLock { values.isEmpty ? nil : values.removeFirst() } }",
+        "    }",
+        "    struct Failed: Error {}",
+        "    let simulator: BackgroundTaskSimulator",
+        "    let scheduler: SafeTaskScheduler",
+        "    let works = Kept<Work>()",
+        "    let callbacks = Kept<SafeScheduledTask>()",
+        "    var nextJob = 0",
+        "    init(_ simulator: BackgroundTaskSimulator) {",
+        "        self.simulator = simulator",
+        "        scheduler = SafeTaskScheduler(backend: simulator, fallbackBackend: simulator)",
+        "        let (works, callbacks) = (works, callbacks)",
+        "        try? scheduler.register(\"promise.refresh\", windDownLimit: 0.2) {",
+        "            let work = Work()",
+        "            works.append(work)",
+        "            try await Self.run(work)",
+        "        }",
+        "        try? scheduler.register(\"promise.cleanup\") { task in callbacks.append(task) }",
+        "    }",
+        "    nonisolated static func run(_ work: Work) async throws {",
+        "        while work.told == nil, !Task.isCancelled { try? await Task.sleep(nanoseconds: 1_000_000) }",
+        "        if work.told != true { throw Failed() }",
+        "    }",
+        "    func launch(callback: Bool) {",
+        "        guard simulator.termination == nil else { return }",
+        "        let request: ScheduledTaskRequest = callback ? .processing(\"promise.cleanup\") : .appRefresh(\"promise.refresh\")",
+        "        guard (try? scheduler.submit(request)) != nil else { return }",
+        "        simulator.runScheduledTask(request.identifier)",
+        "    }",
+        "    func finish(success: Bool, callback: Bool) {",
+        "        if callback { callbacks.removeFirst()?.complete(success: success) } else { works.removeFirst()?.finish(success: success) }",
+        "    }",
+        "    func drop() { _ = callbacks.removeFirst() }",
+        "    func startContinuedJob() {",
+        "        guard simulator.appState == .foreground, simulator.termination == nil else { return }",
+        "        let request = ContinuedProcessingRequest(identifier: \"promise.export.\\(nextJob)\", title: \"Export\", subtitle: \"\")",
+        "        nextJob += 1",
+        "        let (scheduler, works) = (scheduler, works)",
+        "        Task.detached {",
+        "            _ = try? await scheduler.runContinuedProcessing(request, windDownLimit: 0.2) { progress in",
+        "                progress.update(completed: 1, of: 2)",
+        "                let work = Work()",
+        "                works.append(work)",
+        "                try await Self.run(work)",
+        "            }",
+        "        }",
+        "    }",
+        "    func stopContinuedJob() {",
+        "        guard let job = simulator.runningScheduledTasks.first(where: { $0.hasPrefix(\"promise.export\") }) else { return }",
+        "        simulator.stopContinuedProcessing(job)",
+        "    }",
+        "}",
+        "",
+    ]
 
     /// The expression that begins a task through `face`: a `SafeBackgroundTask?`, or (for the
     /// scoped face) a `ReproductionScopedBox` as the second element.

@@ -48,6 +48,8 @@ final class PromiseWorld {
     private var checkedLogCount = 0
     /// An allowed termination ended the run.
     private(set) var stopped = false
+    /// The scheduled tasks and continued-processing jobs, over the same simulator.
+    private let scheduled: PromiseScheduledTasks
 
     init(setup: PromiseSetup) {
         self.setup = setup
@@ -59,6 +61,7 @@ final class PromiseWorld {
         let diagnostics = DiagnosingBackend(wrapping: simulator)
         self.simulator = simulator
         self.diagnostics = diagnostics
+        scheduled = PromiseScheduledTasks(simulator: simulator)
         managers = setup.managers.enumerated().map { index, configuration in
             let backend: any BackgroundTaskBackend = setup.managersOnDiagnostics[index] ? diagnostics : simulator
             return BackgroundTaskManager(backend: backend, configuration: configuration)
@@ -136,6 +139,18 @@ final class PromiseWorld {
         case .releaseHeldCalls:
             // A suspended app's threads do not run: what they hold lands once the app runs again.
             if appRuns { simulator.releaseHeldCalls() }
+        case .launchScheduled(let callback):
+            scheduled.launch(callback: callback)
+        case .finishScheduled(let success, let callback):
+            if appRuns { scheduled.finish(success: success, callback: callback) }
+        case .dropScheduled:
+            if appRuns { scheduled.drop() }
+        case .userStartsUsingDevice:
+            if simulator.termination == nil { simulator.userStartsUsingDevice() }
+        case .startContinuedJob:
+            scheduled.startContinuedJob()
+        case .stopContinuedJob:
+            if simulator.termination == nil { scheduled.stopContinuedJob() }
         }
     }
 
@@ -277,7 +292,7 @@ final class PromiseWorld {
             case .misuse(let misuse):
                 return "misuse: \(misuse)"
             default:
-                continue
+                if let violation = PromiseScheduledTasks.violation(in: entry.event) { return violation }
             }
         }
         if let (task, calls) = cleanupCalls.first(where: { $0.value > 1 }) {
@@ -327,6 +342,8 @@ final class PromiseWorld {
         if let violation = check() { return violation }
         guard simulator.termination == nil else { return nil }
         if simulator.appState == .suspended { simulator.enterForeground() }
+        if let violation = await scheduled.finish() { return violation }
+        if let violation = check() { return violation }
         for slot in slots.indices {
             if let held = take(slot) { end(held) }
         }

@@ -247,6 +247,15 @@ extension BackgroundTaskSimulator {
         set { appThreadsSettledSetting.withLock { $0.check = newValue } }
     }
 
+    /// How long, in real time, an expiry waits for a cancelled `async` body to return before ending its assertion or
+    /// completing its task (10 s): virtual time stands still meanwhile, and a loaded test machine may take seconds
+    /// for what a device does in milliseconds, so the faces' device limits (`windDownLimit`) do not apply here. Tests
+    /// of a body that never returns shorten it.
+    package var windDownRealTimeLimit: TimeInterval {
+        get { windDownRealTimeLimitSetting.withLock { $0 } }
+        set { windDownRealTimeLimitSetting.withLock { $0 = newValue } }
+    }
+
     /// How long, in real time, the main thread waits for a handler called off the main thread before
     /// it records ``SimulatorMisuse/offMainHandlerDidNotReturn(_:)`` and goes on (10 s; tests of the
     /// simulator shorten it).

@@ -67,8 +67,9 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
     /// The simulator's virtual clock and main thread for the engine's launched tasks.
     public var launchedTaskHooks: BackgroundTaskBackendHooks? {
         BackgroundTaskBackendHooks(
-            callSiteAware: nil, clock: virtualClock, mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) }
-        )
+            callSiteAware: nil, clock: virtualClock,
+            mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) },
+            windDownRealTimeLimit: windDownRealTimeLimit)
     }
 
     // MARK: - Driving the scheduler
@@ -91,6 +92,7 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
         let task = SimulatedLaunchedTask(identifier: identifier, number: number, simulator: self)
         _ = HandlerInvoker.runOffMainActor(
             { handler(task) }, pump: mainThreadPump, timeout: offMainHandlerTimeout)
+        state.withLock { $0.launchHandlerReturned(number) }
         mainThreadPump.runQueuedWork()
     }
 
@@ -210,6 +212,7 @@ extension BackgroundTaskSimulator: ContinuedProcessingScheduling {
     private func startContinuedTask(_ launch: ContinuedLaunchDue) {
         launch.launchHandler(
             SimulatedLaunchedTask(identifier: launch.identifier, number: launch.number, simulator: self))
+        state.withLock { $0.launchHandlerReturned(launch.number) }
     }
 }
 

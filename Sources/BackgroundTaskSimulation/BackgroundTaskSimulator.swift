@@ -37,6 +37,7 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// The app's threads held now: at the gate, or frozen while the app is suspended.
     let parkedThreads = ParkedThreads()
     let offMainHandlerTimeoutSetting = Locked<TimeInterval>(10)
+    let windDownRealTimeLimitSetting = Locked<TimeInterval>(10)
     /// In a struct, never as the lock's state itself (see `LockedState`).
     struct AppThreadsSettled {
         var check: (@Sendable () -> Bool)?
@@ -141,7 +142,8 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// Under ``SimulatorFault/holdOffMainCalls(_:)``, holds a call made off the main thread until it
     /// is released; returns its ticket, or `nil` when it was not held.
     private func holdIfFaulted(begin: Bool) -> Int? {
-        guard !MainActorContext.isCurrent else { return nil }
+        // Never a thread of the cooperative pool: blocking it would stall every task (see `holdOffMainCalls`).
+        guard !MainActorContext.isCurrent, !withUnsafeCurrentTask(body: { $0 != nil }) else { return nil }
         let holds = state.withLock { state in
             state.faults.contains { fault in
                 guard case .holdOffMainCalls(let kinds) = fault else { return false }
@@ -262,7 +264,8 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
             callSiteAware: self,
             clock: virtualClock,
             mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) },
-            inFlightBeginWaitLimit: 2 * CallGate.handlerGrace
+            inFlightBeginWaitLimit: 2 * CallGate.handlerGrace,
+            windDownRealTimeLimit: windDownRealTimeLimit
         )
     }
 

@@ -13,6 +13,9 @@ struct SimulatedScheduler {
         var expiresAt: TimeInterval
         /// Once its handler was called: the time by which it must be completed.
         var completionDeadline: TimeInterval?
+        /// Its launch handler has not returned yet: its time starts when it has (the clock never runs ahead of a
+        /// thread of the app's, and the system gives the task to the app before it can expire).
+        var launching = true
         var expired: Bool { completionDeadline != nil }
     }
 
@@ -37,7 +40,7 @@ struct SimulatedScheduler {
 
     /// The next moment a launched task needs the system: its expiry, or its completion deadline after the handler.
     var nextDue: TimeInterval? {
-        running.values.map { $0.completionDeadline ?? $0.expiresAt }.min()
+        running.values.filter { !$0.launching }.map { $0.completionDeadline ?? $0.expiresAt }.min()
     }
 }
 
@@ -47,7 +50,7 @@ extension SimulatorState {
     mutating func stepScheduler() -> Step? {
         if let launch = launchQueuedContinuedProcessing() { return .launchContinuedProcessing(launch) }
         for number in scheduler.running.keys.sorted() {
-            guard var task = scheduler.running[number] else { continue }
+            guard var task = scheduler.running[number], !task.launching else { continue }
             if let deadline = task.completionDeadline, deadline <= now {
                 scheduler.running[number]?.completionDeadline = .infinity  // the watchdog acts once
                 terminate(.watchdogTimeout, reason: .scheduledTaskNotCompleted, at: deadline)
@@ -92,6 +95,17 @@ extension SimulatorState {
             identifier: identifier, isProcessing: isProcessing, expiresAt: now + time)
         record(.scheduledTaskLaunched(identifier: identifier))
         return (number, registration.launchHandler)
+    }
+
+    /// Task `number`'s launch handler returned: its time starts now.
+    mutating func launchHandlerReturned(_ number: Int) {
+        guard let task = scheduler.running[number], task.launching else { return }
+        let time =
+            task.isContinued
+            ? configuration.continuedProcessingStallTime
+            : task.isProcessing ? configuration.processingTaskTime : configuration.appRefreshTaskTime
+        scheduler.running[number]?.launching = false
+        scheduler.running[number]?.expiresAt = now + Self.seconds(time)
     }
 
     /// The app completed task `number`.

@@ -33,6 +33,10 @@ public enum SimulatorFault: Hashable, Sendable {
     /// when an expiration handler has been running for 50 ms of real time (a
     /// handler that waits for the call, as BackgroundTaskKit's do, lets it finish, as a real thread
     /// would). ``BackgroundTaskSimulator/waitForHeldCalls(_:timeout:)`` waits until calls are held.
+    ///
+    /// Only calls made on threads and queues are held, never those made inside a Swift task: holding one would block
+    /// a thread of the cooperative pool (as many as cores), and with it every task of the process, the test's own
+    /// awaits included.
     case holdOffMainCalls(HeldCallKinds)
 }
 

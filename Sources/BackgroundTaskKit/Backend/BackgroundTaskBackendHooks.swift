@@ -17,17 +17,23 @@ public final class BackgroundTaskBackendHooks: Sendable {
     /// s otherwise); `nil`: no limit of the backend's. On a device a begin is in flight for microseconds; on the
     /// simulator only while a test holds it, which a wait cannot end.
     package let inFlightBeginWaitLimit: Double?
+    /// How long an expiry waits, in real time, for a cancelled body to return (``WindDown``), instead of its limit and
+    /// the expiry's shared allowance, which are a device's; `nil`: those. The simulator's virtual time stands still
+    /// meanwhile, and a test's loaded machine may take seconds for what a device does in milliseconds.
+    package let windDownRealTimeLimit: Double?
 
     package init(
         callSiteAware: (any CallSiteAwareBackend)?,
         clock: BackendClock?,
         mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
-        inFlightBeginWaitLimit: Double? = nil
+        inFlightBeginWaitLimit: Double? = nil,
+        windDownRealTimeLimit: Double? = nil
     ) {
         self.callSiteAware = callSiteAware
         self.clock = clock
         self.mainActorHop = mainActorHop
         self.inFlightBeginWaitLimit = inFlightBeginWaitLimit
+        self.windDownRealTimeLimit = windDownRealTimeLimit
     }
 }
 

@@ -21,17 +21,22 @@ enum WindDown {
         value > 0 ? min(value, allowance) : 0
     }
 
-    /// Waits until every body has returned or the longest limit (within the burst's allowance) has passed.
-    static func wait(for bodies: [(CallWaiters, Double)]) {
-        guard let longest = bodies.map(\.1).max(), longest > 0 else { return }
+    /// Waits until every body has returned or the longest limit (within the burst's allowance) has passed. With a
+    /// backend's `realTimeLimit` (the simulator's), bodies off the main actor get that long instead, and nothing counts
+    /// against the allowance; a body on the main actor keeps its limit (a busy main thread may be what it waits for).
+    static func wait(for bodies: [(waiters: CallWaiters, limit: Double, onMainActor: Bool)], realTimeLimit: Double?) {
+        let limits = bodies.map { body in realTimeLimit.map { body.onMainActor ? body.limit : $0 } ?? body.limit }
+        guard let longest = limits.max(), longest > 0 else { return }
         let start = BackendClock.monotonicNow()
         let allowed = burst.withLock { burst -> Double in
+            if realTimeLimit != nil { return longest }
             if start > burst.endsAt { burst = Burst(endsAt: start + 10) }
             return min(longest, burst.left)
         }
-        for (waiters, _) in bodies {
-            _ = waiters.wait(timeout: max(start + allowed - BackendClock.monotonicNow(), 0))
+        for (body, limit) in zip(bodies, limits) {
+            _ = body.waiters.wait(timeout: max(start + min(limit, allowed) - BackendClock.monotonicNow(), 0))
         }
+        guard realTimeLimit == nil else { return }
         let waited = BackendClock.monotonicNow() - start
         burst.withLock { $0.left = max($0.left - waited, 0) }
     }

@@ -51,11 +51,12 @@ struct WindDownTests {
 
     @Test func theWaitIsBoundedWhenTheBodyIgnoresCancellation() async throws {
         let simulator = BackgroundTaskSimulator()
+        simulator.windDownRealTimeLimit = 0.1  // on a device: the body's limit; a simulator waits in real time
         simulator.enterBackground()
         let started = Flag()
         let mayFinish = Flag()
         let work = Task.detached {
-            try await compact(on: simulator, windDownLimit: 0.1, started: started, afterCancellation: mayFinish)
+            try await compact(on: simulator, windDownLimit: 0.5, started: started, afterCancellation: mayFinish)
         }
         #expect(await waitUntil("the body holds its lock") { started.isSet })
         simulator.advance(by: 60)  // returns: the handler waited 0.1 s at most, then ended the assertion
@@ -100,6 +101,57 @@ struct WindDownTests {
         mayFinish.set()
         _ = try? await work.value
         #expect(simulator.termination?.code == .suspendedWithLockedFile)
+    }
+}
+
+// MARK: - On a device's clock
+
+/// The device's bounds, on a backend without the simulator's real-time wind-down: each body's limit, and the 2 s
+/// that all waits of one expiry share.
+struct WindDownDeviceBoundsTests {
+    @Test func aHandlerWaitsAtMostTheBodysLimitForABodyThatNeverReturns() async throws {
+        let backend = HandlerFiringBackend()
+        let started = Flag()
+        let work = Task.detached {
+            await withBackgroundTask("Stuck", backend: backend, windDownLimit: 0.3) {
+                started.set()
+                while !backend.released.isSet { await pause(milliseconds: 1) }  // ignores cancellation
+            }
+        }
+        while !started.isSet { await pause(milliseconds: 1) }
+        let start = Date()
+        backend.fireHandler()  // the system's handler, here on this thread
+        let waited = Date().timeIntervalSince(start)
+        #expect(backend.ended, "the assertion is ended once the limit has passed")
+        #expect(waited < 5, "waited \(waited) s")  // at most 0.3 s, less if other expiries used the allowance
+        backend.released.set()
+        await work.value
+    }
+}
+
+/// One assertion whose expiration handler the test fires, with no hooks: the device's wind-down rules apply.
+private final class HandlerFiringBackend: BackgroundTaskBackend, @unchecked Sendable {  // fields under `lock`
+    private let lock = NSLock()
+    private var handler: (@MainActor @Sendable () -> Void)?
+    private var endedFlag = false
+    let released = Flag()
+
+    func beginBackgroundTask(
+        named name: String?, expirationHandler: (@MainActor @Sendable () -> Void)?
+    ) -> BackgroundTaskIdentifier? {
+        lock.withLock { handler = expirationHandler }
+        return BackgroundTaskIdentifier(rawValue: 1)
+    }
+
+    func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        lock.withLock { endedFlag = true }
+    }
+
+    var backgroundTimeRemaining: TimeInterval? { nil }
+    var ended: Bool { lock.withLock { endedFlag } }
+
+    func fireHandler() {
+        if let handler = lock.withLock({ handler }) { MainActorContext.callOnAnyThread(handler) }
     }
 }
 

@@ -45,7 +45,7 @@ struct ExpiryPlan {
     var started = false
     var expiring: [ExpiringTask] = []
     var cancels: [(BodyTask, UnsafeCurrentTask)] = []
-    var windDowns: [(CallWaiters, Double)] = []  // cancelled bodies to wait for before the ends, with limits
+    var windDowns: [(waiters: CallWaiters, limit: Double, onMainActor: Bool)] = []  // cancelled bodies to wait for
     var onMainActor = false  // the handler runs on the main actor: a body there cannot wind down meanwhile
     var observed = false
     var ends: [(AssertionHolder, BackgroundTaskIdentifier)] = []

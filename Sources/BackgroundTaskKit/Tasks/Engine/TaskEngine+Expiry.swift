@@ -20,7 +20,7 @@ extension TaskEngine {
             ExpiriesInProgress.enter()
             cancelBodies(plan.cancels)
             runCleanupsOnMainActor(plan, clock: clock(for: holder), hop: hooks(for: holder)?.mainActorHop)
-            WindDown.wait(for: plan.windDowns)
+            WindDown.wait(for: plan.windDowns, realTimeLimit: hooks(for: holder)?.windDownRealTimeLimit)
             endOnBackend(plan.ends)
         }
         for (waiters, timeout) in plan.waits {
@@ -119,7 +119,7 @@ extension TaskEngine {
                 if body.windDownLimit > 0, !(plan.onMainActor && state[body].onMainActor) {
                     let waiters = CallWaiters()
                     state[body].windingDown = waiters
-                    plan.windDowns.append((waiters, body.windDownLimit))
+                    plan.windDowns.append((waiters, body.windDownLimit, state[body].onMainActor))
                 }
             } else {
                 state[body].cancelOnAttach = true  // its task has not started yet
