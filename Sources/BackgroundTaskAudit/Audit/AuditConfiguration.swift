@@ -14,6 +14,10 @@ public struct AuditConfiguration: Sendable {
     /// that import a test framework (XCTest, Swift Testing, Quick, OCMock …). Off by default: a test double of
     /// the begin method is not an app beginning a task. When on, their messages say they are in test code.
     public var includesTestCode: Bool
+    /// The app's `BGTaskSchedulerPermittedIdentifiers` (entries ending in `.*` admit their prefix), against which
+    /// BT014 checks the task identifiers the code registers and submits; `nil` (the default): read from the
+    /// `.plist` files under the audited folders, and not checked when none lists any.
+    public var permittedTaskIdentifiers: [String]?
 
     /// The default folders to skip.
     public static let defaultSkippedFolderNames: Set<String> = [".build", "Pods", "Carthage", "DerivedData"]

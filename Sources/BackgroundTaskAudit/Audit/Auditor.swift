@@ -42,7 +42,11 @@ public struct Auditor: Sendable {
     /// read, knowing all of it.
     func audit(_ walk: SourceFileWalker.Result) async -> AuditReport {
         let files = walk.files
-        let configuration = configuration
+        var reading = configuration
+        if reading.permittedTaskIdentifiers == nil {
+            reading.permittedTaskIdentifiers = PermittedTaskIdentifiers.read(walk.propertyLists)
+        }
+        let configuration = reading
         // 1. Files that can call the APIs: what they declare (read in parallel, then let go).
         let first = await Self.inParallel(files.count) { index in
             Self.collect(
@@ -70,6 +74,7 @@ public struct Auditor: Sendable {
             }
         }
         vocabulary.resolveThreads()
+        vocabulary.permittedTaskIdentifiers = configuration.permittedTaskIdentifiers
         // 3. Check every file read, knowing all of it.
         let known = vocabulary
         let allNames = names

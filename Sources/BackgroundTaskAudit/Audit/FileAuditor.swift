@@ -75,7 +75,8 @@ enum FileAuditor {
                 path: path,
                 isAllowedWrapperPath: configuration.isAllowedWrapper(path)
             )
-            let vocabulary = ProjectVocabulary.collect(from: plain)
+            var vocabulary = ProjectVocabulary.collect(from: plain)
+            vocabulary.permittedTaskIdentifiers = configuration.permittedTaskIdentifiers
             return audit(
                 syntax: syntax,
                 path: path,
@@ -105,7 +106,10 @@ enum FileAuditor {
                 isAllowedWrapperPath: configuration.isAllowedWrapper(path),
                 vocabulary: vocabulary
             )
-        guard !analysis.sites.isEmpty || DiscardedTaskRule.mayApply(to: syntax) else {
+        guard
+            !analysis.sites.isEmpty || DiscardedTaskRule.mayApply(to: syntax)
+                || ScheduledTaskHandlers.mayApply(to: syntax)
+        else {
             return .audited(findings: [], suppressed: 0)
         }
         guard analysis.sites.count <= maximumCallSites else {

@@ -35,7 +35,9 @@ enum CallSiteFinder {
             while index + 8 <= count {
                 let byte = buffer[index]
                 if byte == UInt8(ascii: "B") || byte == UInt8(ascii: "E") {
-                    if matches(buffer, at: index, "BackgroundTask") || matches(buffer, at: index, "ExpiringActivity") {
+                    if matches(buffer, at: index, "BackgroundTask") || matches(buffer, at: index, "ExpiringActivity")
+                        || matches(buffer, at: index, "BGTask")
+                    {
                         return true
                     }
                 }

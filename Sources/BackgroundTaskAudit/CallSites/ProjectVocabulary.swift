@@ -29,6 +29,8 @@ struct ProjectVocabulary: Sendable, Equatable {
     /// `beginBackgroundTask(withName:expirationHandler:)`, that passes the handler on to the system's: a call of that
     /// name on a receiver that is not the application is that method (checked like a begin, not a raw call).
     var declaresSameNameBegin = false
+    /// The app's `BGTaskSchedulerPermittedIdentifiers`, when known (``AuditConfiguration/permittedTaskIdentifiers``).
+    var permittedTaskIdentifiers: [String]?
     /// Names called inside closures that run on a queue (``ThreadPlaces``), anywhere in the code base.
     var queueCalledNames: Set<String> = []
     /// For each function, the names it calls synchronously in its own body.

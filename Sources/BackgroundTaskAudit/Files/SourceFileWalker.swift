@@ -21,6 +21,8 @@ struct SourceFileWalker {
     struct Result: Sendable {
         var files: [SourceFile] = []
         var skipped: [SkippedFile] = []
+        /// Property lists found (at most 1 MiB each): where an app's `BGTaskSchedulerPermittedIdentifiers` are.
+        var propertyLists: [String] = []
     }
 
     /// A folder's identity (device and inode), so that links cannot make the walk go round.
@@ -128,6 +130,7 @@ struct SourceFileWalker {
             guard !name.hasPrefix("."), !configuration.skippedFolderNames.contains(name) else { return }
             visitFolder(path, ancestors: ancestors)
         case .typeRegular?:
+            if name.hasSuffix(".plist"), size <= 1 << 20 { result.propertyLists.append(path) }
             guard let language = SourceLanguage(path: name) else { return }
             if size > configuration.maximumFileSize {
                 result.skipped.append(

@@ -2,7 +2,7 @@
 // rule sections of Documentation/Audit.md for the terminal; keep the two in step.
 extension RuleExplanation {
     static let catalog: [RuleExplanation] = [
-        bt001, bt002, bt003, bt004, bt005, bt006, bt007, bt008, bt009, bt010,
+        bt001, bt002, bt003, bt004, bt005, bt006, bt007, bt008, bt009, bt010, bt011, bt012, bt013, bt014,
     ]
 
     private static let bt001 = RuleExplanation(
@@ -622,6 +622,224 @@ extension RuleExplanation {
         blindSpots: """
             Only the statement forms above are recognised; a task stored in a variable that is then
             never used again is not reported.
+            """
+    )
+
+    private static let bt011 = RuleExplanation(
+        ruleID: "BT011",
+        heading: "BGTask launch handler with a path that never calls setTaskCompleted",
+        finds: """
+            A BGTaskScheduler launch handler (register(forTaskWithIdentifier:using:launchHandler:),
+            registerForTaskWithIdentifier:usingQueue:launchHandler:) whose code, with the methods of
+            the same file it hands the task to, never calls setTaskCompleted(success:); or a return
+            of that code, in an if or a guard, that neither completes the task nor hands it on.
+            """,
+        onDevice: """
+            A task that is never completed keeps the app running in the background until its time
+            is used up; Apple's header warns that not calling setTaskCompleted before then "may
+            result in the system killing your app". Error paths (offline, no database) are where it
+            is forgotten.
+            """,
+        examples: [
+            Example(
+                language: "Swift",
+                before: """
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: id, using: nil) { task in
+                        task.expirationHandler = { feed.cancel() }
+                        guard network.isReachable else { return }
+                        feed.refresh { ok in task.setTaskCompleted(success: ok) }
+                    }
+                    """,
+                after: """
+                    try SafeTaskScheduler.shared.register(id, onExpiration: { feed.cancel() }) {
+                        guard network.isReachable else { throw Offline() }  // completed, unsuccessfully
+                        try await feed.refresh()
+                    }
+                    """
+            ),
+            Example(
+                language: "Objective-C",
+                before: """
+                    [[BGTaskScheduler sharedScheduler] registerForTaskWithIdentifier:ID usingQueue:nil
+                        launchHandler:^(__kindof BGTask *task) {
+                        if (!self.reachable) { return; }
+                        [self.feed refreshWithCompletion:^(BOOL ok) { [task setTaskCompletedWithSuccess:ok]; }];
+                    }];
+                    """,
+                after: """
+                    if (!self.reachable) { [task setTaskCompletedWithSuccess:NO]; return; }
+                    """
+            ),
+        ],
+        remedy: """
+            Complete the task on every path (success: false on errors), or register with
+            SafeTaskScheduler (BackgroundTaskScheduling), which completes each launch exactly once:
+            when the work returns, throws, is cancelled or expires.
+            """,
+        blindSpots: """
+            Code the handler hands the task to in another file is not read (then nothing is
+            reported); returns in switch cases and loops are not checked.
+            """
+    )
+
+    private static let bt012 = RuleExplanation(
+        ruleID: "BT012",
+        heading: "BGTask launch handler that sets no expirationHandler",
+        finds: """
+            A BGTaskScheduler launch handler whose code (with the same-file methods it hands the task
+            to) never sets the task's expirationHandler.
+            """,
+        onDevice: """
+            Without an expiration handler the system marks the task complete and unsuccessful when
+            its time runs out, and nothing tells the work to stop: it runs on until the app is
+            suspended, and a file or SQLite lock it still holds then gets the app killed (0xdead10cc).
+            A processing task is ended as soon as the person picks up the device.
+            """,
+        examples: [
+            Example(
+                language: "Swift",
+                before: """
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: id, using: nil) { task in
+                        Task {
+                            try? await database.compact()
+                            task.setTaskCompleted(success: true)
+                        }
+                    }
+                    """,
+                after: """
+                    try SafeTaskScheduler.shared.register(id) {
+                        try await database.compact()  // cancelled, and waited for, on expiry
+                    }
+                    """
+            ),
+            Example(
+                language: "Objective-C",
+                before: """
+                    launchHandler:^(__kindof BGTask *task) {
+                        [self.database compactWithCompletion:^{ [task setTaskCompletedWithSuccess:YES]; }];
+                    }
+                    """,
+                after: """
+                    launchHandler:^(__kindof BGTask *task) {
+                        task.expirationHandler = ^{ [self.database interrupt]; };
+                        [self.database compactWithCompletion:^{ [task setTaskCompletedWithSuccess:YES]; }];
+                    }
+                    """
+            ),
+        ],
+        remedy: """
+            Set an expirationHandler that stops the work (and completes the task), or register with
+            SafeTaskScheduler, which cancels the work on expiry and waits for it to wind down before
+            completing the task.
+            """,
+        blindSpots: """
+            A handler set in code of another file is not seen (then nothing is reported).
+            """
+    )
+
+    private static let bt013 = RuleExplanation(
+        ruleID: "BT013",
+        heading: "BGTask launch handler registered after the app finished launching",
+        finds: """
+            A BGTaskScheduler registration in a method that only runs after launch: viewDidLoad,
+            viewWillAppear, viewDidAppear, loadView, scene(_:willConnectTo:options:) and the other
+            scene callbacks, applicationDidBecomeActive and the other app-state callbacks, a SwiftUI
+            body. Continued-processing registrations (the method submits a
+            BGContinuedProcessingTaskRequest) are exempt, as Apple's header says.
+            """,
+        onDevice: """
+            Launch handlers must be registered before application(_:didFinishLaunchingWithOptions:)
+            returns; afterwards BGTaskScheduler raises an exception ("All launch handlers must be
+            registered before application finishes launching") and the app crashes.
+            """,
+        examples: [
+            Example(
+                language: "Swift",
+                before: """
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        BGTaskScheduler.shared.register(forTaskWithIdentifier: id, using: nil) { task in … }
+                    }
+                    """,
+                after: """
+                    func application(_ application: UIApplication,
+                                     didFinishLaunchingWithOptions options: …) -> Bool {
+                        try? SafeTaskScheduler.shared.register(id) { … }  // a typed error, never a crash
+                        return true
+                    }
+                    """
+            ),
+            Example(
+                language: "Objective-C",
+                before: """
+                    - (void)applicationDidBecomeActive:(UIApplication *)application {
+                        [[BGTaskScheduler sharedScheduler] registerForTaskWithIdentifier:ID …];
+                    }
+                    """,
+                after: """
+                    - (BOOL)application:(UIApplication *)application
+                        didFinishLaunchingWithOptions:(NSDictionary *)options {
+                        [[BGTaskScheduler sharedScheduler] registerForTaskWithIdentifier:ID …];
+                        return YES;
+                    }
+                    """
+            ),
+        ],
+        remedy: """
+            Register every identifier in application(_:didFinishLaunchingWithOptions:) or the App's
+            init(). SafeTaskScheduler throws TaskSchedulingError.registeredAfterLaunch instead of
+            crashing when it can tell.
+            """,
+        blindSpots: """
+            A helper that registers and is called from one of those methods is not followed; a
+            registration made on a timer or a notification after launch is not seen.
+            """
+    )
+
+    private static let bt014 = RuleExplanation(
+        ruleID: "BT014",
+        heading: "BGTask identifier missing from the Info.plist",
+        finds: """
+            A string-literal task identifier, registered or passed to BGAppRefreshTaskRequest,
+            BGProcessingTaskRequest or BGContinuedProcessingTaskRequest, that the audited tree's
+            Info.plist files (their BGTaskSchedulerPermittedIdentifiers; an entry ending in .*
+            admits its prefix) do not list. Only when a property list under the audited folders has
+            that key (or AuditConfiguration.permittedTaskIdentifiers names them).
+            """,
+        onDevice: """
+            The system refuses the registration and every request for an identifier the Info.plist
+            does not permit (BGTaskScheduler.Error.notPermitted, or register returning false): the
+            work never runs, and nothing crashes to tell you.
+            """,
+        examples: [
+            Example(
+                language: "Swift",
+                before: """
+                    // Info.plist: BGTaskSchedulerPermittedIdentifiers = [com.example.refresh]
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refersh", …)
+                    """,
+                after: """
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", …)
+                    """
+            ),
+            Example(
+                language: "Objective-C",
+                before: """
+                    [[BGProcessingTaskRequest alloc] initWithIdentifier:@"com.example.sync"];
+                    """,
+                after: """
+                    // Add com.example.sync to BGTaskSchedulerPermittedIdentifiers, or use a listed one.
+                    """
+            ),
+        ],
+        remedy: """
+            List the identifier in the app target's Info.plist (a continued-processing identifier
+            under a prefix.* entry), or fix the typo. SafeTaskScheduler checks the running app's
+            Info.plist and throws TaskSchedulingError.notPermitted.
+            """,
+        blindSpots: """
+            Identifiers built at run time or kept in constants are not checked; with several apps in
+            one tree every plist's identifiers are admitted for every file.
             """
     )
 }

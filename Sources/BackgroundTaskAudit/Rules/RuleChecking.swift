@@ -24,6 +24,10 @@ enum RuleCatalog {
             EarlyExitRule.self,
             ExpiringActivityReturnsEarlyRule.self,
             DiscardedTaskRule.self,
+            ScheduledTaskNeverCompletedRule.self,
+            ScheduledTaskWithoutExpirationRule.self,
+            ScheduledTaskLateRegistrationRule.self,
+            UnpermittedTaskIdentifierRule.self,
         ]
     }
 }

@@ -14,6 +14,9 @@ struct SourceSyntax: Sendable {
     let maximumDepth: Int
     /// Whether the file imports a test framework (``TestCode/importsTestFramework(_:)``).
     let importsTestFramework: Bool
+    /// The contents of plain string literals that name a `BGTaskScheduler` task identifier, by token index (the
+    /// tokens keep no string contents otherwise).
+    let taskIdentifierLiterals: [Int: String]
 
     init(bytes: [UInt8], language: SourceLanguage) {
         let lexed = Lexer.tokenize(bytes, language: language)
@@ -26,6 +29,7 @@ struct SourceSyntax: Sendable {
         self.scopeIndex = structure.scopeIndex
         self.maximumDepth = structure.maximumDepth
         self.importsTestFramework = TestCode.importsTestFramework(bytes)
+        self.taskIdentifierLiterals = TaskIdentifierLiterals.find(in: lexed.tokens, bytes: bytes)
     }
 
     var isSwift: Bool { language == .swift }

@@ -4,7 +4,7 @@ import Testing
 
 /// One file of the fixture corpus and the findings its `// expect:` comments call for.
 struct Fixture: CustomTestStringConvertible, Sendable {
-    /// The rule folder, `BT001` … `BT009`.
+    /// The rule folder, `BT001` … `BT014`.
     let rule: String
     /// `Flagged.swift`, `Clean.swift`, `Flagged.m` or `Clean.m`.
     let fileName: String
@@ -50,7 +50,16 @@ struct Fixture: CustomTestStringConvertible, Sendable {
     /// Audits the fixture: BT001's own folder as is, the others with every path allowed as a wrapper.
     func findings(in source: String) -> [Finding] {
         let allowed = rule == "BT001" ? [] : [GlobPattern("**")]
-        return Auditor(configuration: AuditConfiguration(allowedWrapperPaths: allowed)).audit(
-            source: source, path: path)
+        var configuration = AuditConfiguration(allowedWrapperPaths: allowed)
+        configuration.permittedTaskIdentifiers = Self.permittedIdentifiers(in: source)
+        return Auditor(configuration: configuration).audit(source: source, path: path)
+    }
+
+    /// The identifiers after `// permitted:`, standing for the app's Info.plist (BT014); `nil` without one.
+    static func permittedIdentifiers(in source: String) -> [String]? {
+        guard let line = source.split(separator: "\n").first(where: { $0.contains("// permitted:") }),
+            let marker = line.range(of: "// permitted:")
+        else { return nil }
+        return line[marker.upperBound...].split(separator: " ").map(String.init)
     }
 }

@@ -1,0 +1,54 @@
+import BackgroundTaskAudit
+import Foundation
+import Testing
+
+/// BT014 reads the app's `BGTaskSchedulerPermittedIdentifiers` from the property lists under the audited folders.
+struct InfoPlistIdentifierTests {
+    private static let source = """
+        import BackgroundTasks
+
+        final class AppDelegate {
+            func register() {
+                BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refersh", using: nil) { task in
+                    task.expirationHandler = { feed.cancel() }
+                    feed.refresh { ok in task.setTaskCompleted(success: ok) }
+                }
+                try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
+            }
+        }
+        """
+
+    private static func plist(_ identifiers: [String]) throws -> Data {
+        try PropertyListSerialization.data(
+            fromPropertyList: ["CFBundleName": "App", "BGTaskSchedulerPermittedIdentifiers": identifiers],
+            format: .xml, options: 0)
+    }
+
+    @Test func anIdentifierMissingFromTheTreesInfoPlistIsReported() async throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("App/AppDelegate.swift", Self.source)
+        _ = try folder.write("App/Info.plist", try Self.plist(["com.example.refresh"]))
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(report.findings.map(\.ruleID) == ["BT014"])
+        #expect(report.findings.first?.location.line == 5)
+        #expect(report.findings.first?.message.contains("\"com.example.refersh\"") == true)
+    }
+
+    @Test func withoutAPlistListingIdentifiersNothingIsChecked() async throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("App/AppDelegate.swift", Self.source)
+        _ = try folder.write("App/Settings.plist", Data("<plist><dict/></plist>".utf8))
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(report.findings.isEmpty)
+    }
+
+    @Test func theConfigurationsListTakesThePlaceOfThePlist() async throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("App/AppDelegate.swift", Self.source)
+        _ = try folder.write("App/Info.plist", try Self.plist(["com.example.refresh"]))
+        var configuration = AuditConfiguration()
+        configuration.permittedTaskIdentifiers = ["com.example.*"]
+        let report = try await Auditor(configuration: configuration).audit(paths: [folder.path])
+        #expect(report.findings.isEmpty)
+    }
+}
