@@ -5,6 +5,7 @@
 // Run from the package root (each target's comment below says what it measures):
 //   swift run -c release --package-path Benchmarks AuditBenchmark
 //   swift run -c release --package-path Benchmarks FieldCost
+//   swift run -c release --package-path Benchmarks ScheduledCost
 //   swift package --package-path Benchmarks benchmark --target FaceCosts      # ordo-one, a few minutes
 //   bash Benchmarks/instructions.sh                                           # callgrind, needs valgrind
 //
@@ -46,6 +47,12 @@ let package = Package(
             dependencies: [
                 "FaceBenchmarkSupport", .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
             ]
+        ),
+        // `ScheduledCost [count]`: SafeTaskScheduler's cost per launched task (async work, callback, continued
+        // processing) beside a hand-written BGTask handler, on stand-ins of the system's scheduler.
+        .executableTarget(
+            name: "ScheduledCost",
+            dependencies: [.product(name: "BackgroundTaskScheduling", package: "BackgroundTaskKit")]
         ),
         // `FieldCost`: the tracer's cost per intercepted begin/end and the flight recorder's per snapshot.
         .executableTarget(

@@ -69,7 +69,8 @@ public final class DiagnosingBackend: BackgroundTaskBackend, BackgroundTaskDiagn
             configuration: configuration, clock: wrappedHooks?.clock ?? .system)
         hooks = BackgroundTaskBackendHooks(
             callSiteAware: self, clock: wrappedHooks?.clock, mainActorHop: wrappedHooks?.mainActorHop,
-            inFlightBeginWaitLimit: wrappedHooks?.inFlightBeginWaitLimit)
+            inFlightBeginWaitLimit: wrappedHooks?.inFlightBeginWaitLimit,
+            windDownRealTimeLimit: wrappedHooks?.windDownRealTimeLimit, system: wrappedHooks?.system)
     }
 
     /// Tells the engine the call sites and safety-net ends, and passes the wrapped backend's clock on.

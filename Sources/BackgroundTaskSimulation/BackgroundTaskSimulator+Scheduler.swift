@@ -69,7 +69,7 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
         BackgroundTaskBackendHooks(
             callSiteAware: nil, clock: virtualClock,
             mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) },
-            windDownRealTimeLimit: windDownRealTimeLimit)
+            windDownRealTimeLimit: windDownRealTimeLimit, system: ObjectIdentifier(self))
     }
 
     // MARK: - Driving the scheduler

@@ -265,7 +265,8 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
             clock: virtualClock,
             mainActorHop: { [mainThreadPump] work in mainThreadPump.hop(work) },
             inFlightBeginWaitLimit: 2 * CallGate.handlerGrace,
-            windDownRealTimeLimit: windDownRealTimeLimit
+            windDownRealTimeLimit: windDownRealTimeLimit,
+            system: ObjectIdentifier(self)
         )
     }
 

@@ -21,19 +21,24 @@ public final class BackgroundTaskBackendHooks: Sendable {
     /// the expiry's shared allowance, which are a device's; `nil`: those. The simulator's virtual time stands still
     /// meanwhile, and a test's loaded machine may take seconds for what a device does in milliseconds.
     package let windDownRealTimeLimit: Double?
+    /// The simulated system this backend's assertions live on (a simulator), whose expiries a coalescing manager's
+    /// linger must respect; `nil`: the process's, as on a device.
+    package let system: ObjectIdentifier?
 
     package init(
         callSiteAware: (any CallSiteAwareBackend)?,
         clock: BackendClock?,
         mainActorHop: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         inFlightBeginWaitLimit: Double? = nil,
-        windDownRealTimeLimit: Double? = nil
+        windDownRealTimeLimit: Double? = nil,
+        system: ObjectIdentifier? = nil
     ) {
         self.callSiteAware = callSiteAware
         self.clock = clock
         self.mainActorHop = mainActorHop
         self.inFlightBeginWaitLimit = inFlightBeginWaitLimit
         self.windDownRealTimeLimit = windDownRealTimeLimit
+        self.system = system
     }
 }
 

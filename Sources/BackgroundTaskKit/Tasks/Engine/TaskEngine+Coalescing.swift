@@ -157,7 +157,7 @@ extension TaskEngine {
         guard state.sharedUsers == 0 else { return renewIfOld(now: now, &state) }
         state[call: shared].endedBySafetyNet = bySafetyNet
         // Never linger during any expiry: an assertion begun and ended in a cleanup would outlive every handler.
-        if options.linger > 0, state.expiriesInProgress == 0, !ExpiriesInProgress.any {
+        if options.linger > 0, state.expiriesInProgress == 0, !ExpiriesInProgress.any(hooks?.system) {
             state[shared].idleSince = now
             return .considerLinger(shared)
         }
@@ -172,7 +172,7 @@ extension TaskEngine {
             guard state.shared === assertion, state.sharedUsers == 0, state[assertion].idleSince != nil,
                 state[call: assertion].phase == .held
             else { return .none }
-            if tooLittleTime || state.expiriesInProgress > 0 || ExpiriesInProgress.any {
+            if tooLittleTime || state.expiriesInProgress > 0 || ExpiriesInProgress.any(hooks?.system) {
                 return retire(assertion, &state)
             }
             if state.lingerTimerPending { return .none }
@@ -194,7 +194,7 @@ extension TaskEngine {
                 return .none
             }
             let due = idleSince + options.linger
-            if now + 1e-9 >= due || state.expiriesInProgress > 0 || ExpiriesInProgress.any {
+            if now + 1e-9 >= due || state.expiriesInProgress > 0 || ExpiriesInProgress.any(hooks?.system) {
                 return retire(shared, &state)
             }
             state.lingerTimerPending = true

@@ -16,8 +16,9 @@ extension TaskEngine {
         plan.onMainActor = MainActorContext.isCurrent
         withLock(at: now) { state in expire(holder, thread: thread, dropped: &dropped, into: &plan, &state) }
         withExtendedLifetime(dropped) {}
+        let system = hooks(for: holder)?.system
         if plan.started {
-            ExpiriesInProgress.enter()
+            ExpiriesInProgress.enter(system)
             cancelBodies(plan.cancels)
             runCleanupsOnMainActor(plan, clock: clock(for: holder), hop: hooks(for: holder)?.mainActorHop)
             WindDown.wait(for: plan.windDowns, realTimeLimit: hooks(for: holder)?.windDownRealTimeLimit)
@@ -28,7 +29,7 @@ extension TaskEngine {
         }
         if plan.started {
             withLock { $0.expiriesInProgress -= 1 }
-            ExpiriesInProgress.leave()
+            ExpiriesInProgress.leave(system)
         }
     }
 
