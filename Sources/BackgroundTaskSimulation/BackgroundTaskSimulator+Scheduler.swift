@@ -24,7 +24,7 @@ import Foundation
 extension BackgroundTaskSimulator: TaskSchedulerBackend {
     /// Registers a launch handler as `BGTaskScheduler` does: after launch, or twice, the app is terminated (the
     /// framework's exception).
-    /// - Throws: ``TaskSchedulingError/Code/notPermitted`` for an identifier not in the permitted list.
+    /// - Throws: `TaskSchedulingError/Code/notPermitted` for an identifier not in the permitted list.
     public func register(
         identifier: String,
         launchHandler: @escaping @Sendable (any LaunchedTask) -> Void
@@ -37,8 +37,8 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
     }
 
     /// Accepts a request, replacing a pending one of the same identifier.
-    /// - Throws: ``TaskSchedulingError``: not permitted (identifier or background mode), too many pending, or
-    ///   ``TaskSchedulingError/Code/unavailable`` once terminated.
+    /// - Throws: `TaskSchedulingError`: not permitted (identifier or background mode), too many pending, or
+    ///   `TaskSchedulingError/Code/unavailable` once terminated.
     public func submit(_ request: ScheduledTaskRequest) throws(TaskSchedulingError) {
         if let refusal = state.withLock({ $0.submitScheduledTask(request) }) {
             throw TaskSchedulingError(refusal, identifier: request.identifier, detail: "the simulated scheduler")
@@ -162,7 +162,7 @@ extension BackgroundTaskSimulator: ContinuedProcessingScheduling {
     public var supportsBackgroundGPU: Bool { configuration.supportsBackgroundGPU }
 
     /// Registers a continued-processing launch handler (allowed after launch).
-    /// - Throws: ``TaskSchedulingError/Code/notPermitted`` for an identifier not in the permitted list.
+    /// - Throws: `TaskSchedulingError/Code/notPermitted` for an identifier not in the permitted list.
     public func registerContinuedProcessing(
         identifier: String,
         launchHandler: @escaping @Sendable (any LaunchedContinuedProcessingTask) -> Void
@@ -176,8 +176,8 @@ extension BackgroundTaskSimulator: ContinuedProcessingScheduling {
 
     /// Accepts a request from the foreground and, if there is room, starts it at once: its launch handler runs on
     /// this thread before this returns.
-    /// - Throws: ``TaskSchedulingError``: from the background or not permitted (``TaskSchedulingError/Code/notPermitted``),
-    ///   no room under `.fail` (``TaskSchedulingError/Code/immediateRunIneligible``).
+    /// - Throws: `TaskSchedulingError`: from the background or not permitted (`TaskSchedulingError/Code/notPermitted`),
+    ///   no room under `.fail` (`TaskSchedulingError/Code/immediateRunIneligible`).
     public func submitContinuedProcessing(_ request: ContinuedProcessingRequest) throws(TaskSchedulingError) {
         let launch = try state.withLock { $0.submitContinuedProcessing(request) }.get()
         if let launch { startContinuedTask(launch) }

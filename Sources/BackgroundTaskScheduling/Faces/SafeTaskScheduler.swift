@@ -19,7 +19,7 @@ import Foundation
 /// returns, `false` when it throws or the system expires the task. On expiry the work is cancelled, `onExpiration` runs
 /// on the main actor, and the completion waits (at most `windDownLimit`) for the work to return, so that it releases
 /// its file and database locks before the app is suspended. Callback code takes a ``SafeScheduledTask`` instead
-/// (``register(_:onExpiration:launchHandler:)``), which completes itself if dropped.
+/// (``register(_:onExpiration:nextRequest:fileID:line:function:launchHandler:)``), which completes itself if dropped.
 ///
 /// > Important: Register every identifier before the app finishes launching, once; list it in the Info.plist's
 /// > `BGTaskSchedulerPermittedIdentifiers`, and add the background mode it needs (`fetch` for refresh, `processing`
@@ -28,7 +28,7 @@ public final class SafeTaskScheduler: Sendable {
     /// The backend: `BGTaskScheduler`, or the simulator in tests.
     public let backend: any TaskSchedulerBackend
     /// The backend of the ordinary background task a continued-processing job falls back to; `nil`: the default
-    /// (``withBackgroundTaskBackend(_:operation:)``'s, or the platform's).
+    /// (`withBackgroundTaskBackend(_:operation:)`'s, or the platform's).
     public let fallbackBackend: (any BackgroundTaskBackend)?
     private let registered = Locked(Set<String>())
 
