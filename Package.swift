@@ -66,7 +66,8 @@ let package = Package(
         .target(
             name: "BackgroundTaskPromiseChecking",
             dependencies: [
-                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskSimulation", "BackgroundTaskScheduling",
+                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskSimulation",
+                "BackgroundTaskScheduling",
             ]
         ),
         // `swift run -c release promise-check --steps 1000000`: the long run of the checker.
