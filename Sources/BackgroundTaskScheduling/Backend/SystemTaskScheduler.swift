@@ -58,24 +58,12 @@ public struct SystemTaskScheduler<Scheduler: TaskSchedulerMirroring>: TaskSchedu
         identifier: String,
         launchHandler: @escaping @Sendable (any LaunchedTask) -> Void
     ) throws(TaskSchedulingError) {
-        let registered = scheduler.value.register(forTaskWithIdentifier: identifier, using: nil) { task in
-            launchHandler(SystemLaunchedTask(task))
-        }
-        guard registered else {
-            throw TaskSchedulingError(.notPermitted, identifier: identifier, detail: "refused by BGTaskScheduler")
-        }
+        try scheduler.register(identifier) { task in launchHandler(SystemLaunchedTask(task)) }
     }
 
     /// Submits the request as the scheduler's request type; maps the framework's error codes.
     public func submit(_ request: ScheduledTaskRequest) throws(TaskSchedulingError) {
-        guard let made = makeRequest(request) else {
-            throw TaskSchedulingError(.other, identifier: request.identifier, detail: "no request type for it")
-        }
-        do {
-            try scheduler.value.submit(made)
-        } catch {
-            throw Self.schedulingError(error, identifier: request.identifier)
-        }
+        try scheduler.submit(makeRequest(request), identifier: request.identifier)
     }
 
     /// Cancels the pending request of `identifier`.
@@ -111,6 +99,27 @@ public struct SystemTaskScheduler<Scheduler: TaskSchedulerMirroring>: TaskSchedu
 final class UncheckedScheduler<Scheduler>: @unchecked Sendable {  // the framework object is thread-safe
     let value: Scheduler
     init(_ value: Scheduler) { self.value = value }
+}
+
+extension UncheckedScheduler where Scheduler: TaskSchedulerMirroring {
+    /// Registers `launchHandler` on the system's background queue; a refusal is ``TaskSchedulingError/Code/notPermitted``.
+    func register(_ identifier: String, launchHandler: @escaping (Scheduler.Task) -> Void) throws(TaskSchedulingError) {
+        guard value.register(forTaskWithIdentifier: identifier, using: nil, launchHandler: launchHandler) else {
+            throw TaskSchedulingError(.notPermitted, identifier: identifier, detail: "refused by BGTaskScheduler")
+        }
+    }
+
+    /// Submits `made` (`nil`: there was no request type for it); the framework's error codes become typed errors.
+    func submit(_ made: Scheduler.Request?, identifier: String) throws(TaskSchedulingError) {
+        guard let made else {
+            throw TaskSchedulingError(.other, identifier: identifier, detail: "no request type for it")
+        }
+        do {
+            try value.submit(made)
+        } catch {
+            throw SystemTaskScheduler<Scheduler>.schedulingError(error, identifier: identifier)
+        }
+    }
 }
 
 /// A `BGTask` as a ``LaunchedTask``.

@@ -37,28 +37,18 @@ public struct SystemContinuedProcessing<
         identifier: String,
         launchHandler: @escaping @Sendable (any LaunchedContinuedProcessingTask) -> Void
     ) throws(TaskSchedulingError) {
-        let registered = scheduler.value.register(forTaskWithIdentifier: identifier, using: nil) { task in
+        try scheduler.register(identifier) { task in
             guard let continued = task as? Task else {
                 task.setTaskCompleted(success: false)
                 return
             }
             launchHandler(SystemLaunchedContinuedTask(continued))
         }
-        guard registered else {
-            throw TaskSchedulingError(.notPermitted, identifier: identifier, detail: "refused by BGTaskScheduler")
-        }
     }
 
     /// Submits the request with its strategy and resources; maps the framework's error codes.
     public func submitContinuedProcessing(_ request: ContinuedProcessingRequest) throws(TaskSchedulingError) {
-        guard let made = frameworkRequest(request) else {
-            throw TaskSchedulingError(.other, identifier: request.identifier, detail: "no request type for it")
-        }
-        do {
-            try scheduler.value.submit(made)
-        } catch {
-            throw SystemTaskScheduler<Scheduler>.schedulingError(error, identifier: request.identifier)
-        }
+        try scheduler.submit(frameworkRequest(request), identifier: request.identifier)
     }
 
     private func frameworkRequest(_ request: ContinuedProcessingRequest) -> Scheduler.Request? {
