@@ -247,10 +247,10 @@ extension BackgroundTaskSimulator {
         set { appThreadsSettledSetting.withLock { $0.check = newValue } }
     }
 
-    /// How long, in real time, an expiry waits for a cancelled `async` body to return before ending its assertion or
-    /// completing its task (10 s): virtual time stands still meanwhile, and a loaded test machine may take seconds
-    /// for what a device does in milliseconds, so the faces' device limits (`windDownLimit`) do not apply here. Tests
-    /// of a body that never returns shorten it.
+    /// How long, in real time, an expiry waits for a cancelled `async` body off the main actor to return before ending
+    /// its assertion or completing its task (2 s): virtual time stands still meanwhile, and a loaded test machine may
+    /// take longer than a device for the same unwinding, so the faces' device limits (`windDownLimit`, and 2 s for all
+    /// handlers of one expiry) do not apply here. Tests of a body that never returns shorten it.
     package var windDownRealTimeLimit: TimeInterval {
         get { windDownRealTimeLimitSetting.withLock { $0 } }
         set { windDownRealTimeLimitSetting.withLock { $0 = newValue } }

@@ -37,7 +37,7 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// The app's threads held now: at the gate, or frozen while the app is suspended.
     let parkedThreads = ParkedThreads()
     let offMainHandlerTimeoutSetting = Locked<TimeInterval>(10)
-    let windDownRealTimeLimitSetting = Locked<TimeInterval>(10)
+    let windDownRealTimeLimitSetting = Locked<TimeInterval>(2)
     /// In a struct, never as the lock's state itself (see `LockedState`).
     struct AppThreadsSettled {
         var check: (@Sendable () -> Bool)?

@@ -35,6 +35,9 @@ struct FrozenThreadTests {
 
     private func suspendedSimulator() -> BackgroundTaskSimulator {
         let simulator = BackgroundTaskSimulator()
+        // A frozen thread waits this long for the app to run again: longer than the waits below, so that a main actor
+        // kept busy by other tests for a while cannot make the thread give up before the test has looked.
+        simulator.offMainHandlerTimeout = 60
         simulator.enterBackground()
         simulator.advance(by: 1)
         return simulator
