@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "promise-check", dependencies: ["BackgroundTaskPromiseChecking"]),
         // `swift run -c release thread-stress [rounds]`: six real threads race every face against expiry,
         // dropping tasks to the default leak handler (CI runs it plain and under the thread sanitizer).
-        .executableTarget(name: "thread-stress", dependencies: ["BackgroundTaskKit"]),
+        .executableTarget(name: "thread-stress", dependencies: ["BackgroundTaskKit", "BackgroundTaskScheduling"]),
         // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
         // and Objective-C. Depends on nothing, so other tools can embed it.
         .target(name: "BackgroundTaskAudit"),

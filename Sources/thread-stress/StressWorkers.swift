@@ -1,4 +1,5 @@
 import BackgroundTaskKit
+import BackgroundTaskScheduling
 import Foundation
 
 /// What the stress's threads share: the backend, two managers, tasks handed between threads, and the
@@ -12,10 +13,19 @@ final class StressWorkers: Sendable {
     let handedOver = Locked<[SafeBackgroundTask]>([])
     /// Tasks released while running: each one a leak the safety net ends and reports.
     let dropped = Locked(0)
+    /// `BGTaskScheduler`'s stand-in, and the scheduler face over it.
+    let system = StressScheduler()
+    let scheduler: SafeTaskScheduler
+    /// Launched callback tasks handed between threads.
+    let handedOverLaunches = Locked<[SafeScheduledTask]>([])
 
     init(backend: ExpiringBooksBackend, operations: Int) {
         self.backend = backend
         self.operations = operations
+        scheduler = SafeTaskScheduler(backend: system)
+        try? scheduler.register("async", windDownLimit: 0) {}
+        let handedOver = handedOverLaunches
+        try? scheduler.register("callback") { task in handedOver.withLock { $0.append(task) } }
         var configuration = BackgroundTaskManager.Configuration()
         configuration.maximumOutstandingTasks = 100_000
         coalescing = BackgroundTaskManager(backend: backend, configuration: configuration)
@@ -28,7 +38,7 @@ final class StressWorkers: Sendable {
         var random = SplitMix64(seed: seed)
         var drops = 0
         for _ in 0..<operations {
-            switch random.next() % 10 {
+            switch random.next() % 13 {
             case 0: SafeBackgroundTask.begin("Safe", backend: backend).end()
             case 1:
                 _ = SafeBackgroundTask.begin("Dropped", backend: backend)  // a leak on purpose: bgtask:ignore BT010
@@ -50,8 +60,19 @@ final class StressWorkers: Sendable {
             case 8:
                 let task = handedOver.withLock { $0.popLast() }
                 task?.end()
-            default:
+            case 9:
                 if random.next() % 50 == 0 { coalescing.endAll() }
+            case 10:
+                system.launch("async")  // the work completes the task in a task of its own
+            case 11:
+                system.launch("callback")  // handed over, completed by a thread or by the expiry
+            default:
+                let task = handedOverLaunches.withLock { $0.popLast() }
+                if random.next() % 4 == 0 {
+                    if task != nil { drops += 1 }  // dropped: the safety net completes it and reports a leak
+                } else {
+                    task?.complete(success: true)
+                }
             }
         }
         dropped.withLock { $0 += drops }
@@ -66,6 +87,11 @@ final class StressWorkers: Sendable {
         for task in left { task.end() }
         coalescing.endAll()
         separate.endAll()
+        let launches = handedOverLaunches.withLock { tasks in
+            defer { tasks = [] }
+            return tasks
+        }
+        for task in launches { task.complete(success: true) }
     }
 }
 

@@ -1,15 +1,17 @@
 import BackgroundTaskKit
 import Foundation
 
-// The thread stress: six real threads begin, end, hand over and drop tasks of every face while the
-// main thread expires everything, round after round, with the default leak handler in place.
+// The thread stress: six real threads begin, end, hand over and drop tasks of every face (and launched BGTasks of
+// SafeTaskScheduler's) while the main thread expires everything, round after round, with the default leak handler in
+// place.
 //
 //     swift run -c release thread-stress [rounds] [operations per thread per round]
 //
 // Default: 40 rounds of 2,000 operations per thread. Every dropped task is a leak that the safety net
 // ends and reports, one line on standard error (the default handler); standard output ends with
 // `dropped=N`, the number of lines to expect there. Exits 1 when the books break the promise: an
-// assertion not ended exactly once, or one held after the handlers of its expiry returned.
+// assertion not ended exactly once, one held after the handlers of its expiry returned, or a launched task not
+// completed exactly once.
 
 let arguments = CommandLine.arguments.dropFirst()
 let rounds = arguments.first.flatMap(Int.init) ?? 40
@@ -39,8 +41,11 @@ for round in 0..<rounds {
     Thread.sleep(forTimeInterval: 0.001 * Double(round % 8))
     let held = backend.expireAll()
     if !held.isEmpty { failures.append("round \(round): held after the expiry's handlers returned: \(held)") }
+    workers.system.expireAll()  // launched BGTasks expire too, racing their completions
     for _ in 0..<threadCount { finished.wait() }
     workers.endEverything()
+    let miscompleted = workers.system.checkAndReset()
+    if !miscompleted.isEmpty { failures.append("round \(round): \(miscompleted.prefix(5))") }
     let books = backend.snapshot
     if books.running != 0 { failures.append("round \(round): \(books.running) assertion(s) never ended") }
 }
