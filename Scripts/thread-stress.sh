@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs `thread-stress` and checks what it wrote: six real threads race every face (and SafeTaskScheduler's launched
-# tasks) against expiry for
-# 40 rounds, dropping tasks to the default leak handler (one line on standard error per leak).
+# tasks) against expiry for 40 rounds, dropping tasks to the default leak handler (one line on standard error per
+# leak).
 #
 # Usage: bash Scripts/thread-stress.sh [--sanitize=thread] [rounds]
 # Fails when the stress crashes or breaks the promise, or when the leak lines do not match the tasks
