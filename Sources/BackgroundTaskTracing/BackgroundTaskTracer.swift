@@ -310,9 +310,26 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
         }
         let start = clock.now()
         if let handler { TracerThreadFlags.cleared { MainActorContext.callOnAnyThread(handler) } }
-        waitForCallsInFlight(of: entry)
-        let end = clock.now()
-        let (rescue, critical) = withLock(at: end) { ledger, tasks -> (Bool, Bool) in
+        var decided: (rescue: Bool, critical: Bool)?
+        var end = start
+        while decided == nil {
+            waitForCallsInFlight(of: entry)
+            end = clock.now()
+            decided = decide(entry, first: first, start: start, end: end)
+        }
+        let (rescue, critical) = decided ?? (false, false)
+        if critical { criticalMoments.report(.heldAfterHandlers) }
+        if rescue { entry.application.endBypassingTracer(rawIdentifier: entry.rawIdentifier) }
+    }
+
+    /// Under the lock, once the handler's own code returned: whether to rescue its assertion, and whether that is a
+    /// critical moment; `nil` when an end of it started on another thread since the last wait (it left the held
+    /// assertions but has not reached the system): wait for that end too, while the expiry's deadline allows.
+    private func decide(
+        _ entry: TracedAssertionEntry, first: Bool, start: TimeInterval, end: TimeInterval
+    ) -> (rescue: Bool, critical: Bool)? {
+        withLock(at: end) { ledger, tasks -> (rescue: Bool, critical: Bool)? in
+            if entry.endInFlight, expiryWaitDeadline.map({ $0.timeIntervalSinceNow > 0 }) ?? true { return nil }
             handlersRunning -= 1
             entry.handlerCallsRunning -= 1
             if handlersRunning == 0 { expiryWaitDeadline = nil }
@@ -330,8 +347,6 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             guard held[entry.rawIdentifier] === entry else { return (false, handlerless) }
             return (takeHeldAfterHandler(entry, ledger, in: &tasks), true)
         }
-        if critical { criticalMoments.report(.heldAfterHandlers) }
-        if rescue { entry.application.endBypassingTracer(rawIdentifier: entry.rawIdentifier) }
     }
 
     /// Rescued assertions remembered until their owner ends them (so that end is not passed on). An
