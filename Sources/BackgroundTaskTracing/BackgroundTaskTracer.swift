@@ -314,6 +314,7 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
         var end = start
         while decided == nil {
             waitForCallsInFlight(of: entry)
+            afterWaitingForCallsInFlight.withLock { $0.run }?()
             end = clock.now()
             decided = decide(entry, first: first, start: start, end: end)
         }
@@ -348,6 +349,14 @@ public final class BackgroundTaskTracer: BackgroundTaskDiagnosing, CriticalMomen
             return (takeHeldAfterHandler(entry, ledger, in: &tasks), true)
         }
     }
+
+    /// What runs on a handler's thread after each of its waits for calls in flight, before the tracer decides whether
+    /// to rescue: nothing in an app; tests place another thread's end exactly there.
+    package struct HandlerHook: Sendable {
+        package var run: (@Sendable () -> Void)?
+        package init() {}
+    }
+    package let afterWaitingForCallsInFlight = Locked(HandlerHook())
 
     /// Rescued assertions remembered until their owner ends them (so that end is not passed on). An
     /// end of one forgotten beyond this is passed on, and iOS logs "Can't end BackgroundTask".

@@ -15,6 +15,7 @@ final class ScriptedApplication: TracedApplication, Sendable {
     /// The script in a struct: a closure is never a lock's state itself.
     private struct Script {
         var duringNextBegin: (@Sendable (TaskIdentifier, (@MainActor @Sendable () -> Void)?) -> Void)?
+        var beforeNextEnd: (@Sendable () -> Void)?
     }
     private let script = Locked(Script())
     private let nextRawValue = Locked(1)
@@ -60,7 +61,17 @@ final class ScriptedApplication: TracedApplication, Sendable {
         tracer.interceptEnd(on: self, identifier) { endBackgroundTaskBypassingTracer($0) }
     }
 
+    /// Runs `body` inside the next original end, before it reaches "the system".
+    func beforeNextEnd(_ body: @escaping @Sendable () -> Void) {
+        script.withLock { $0.beforeNextEnd = body }
+    }
+
     func endBackgroundTaskBypassingTracer(_ identifier: TaskIdentifier) {
+        let body = script.withLock { script in
+            defer { script.beforeNextEnd = nil }
+            return script.beforeNextEnd
+        }
+        body?()
         log.withLock { $0.append("end \(identifier.rawValue)") }
     }
 

@@ -83,6 +83,45 @@ struct TracerConcurrencyTests {
         }
     }
 
+    /// The owner's end starts on another thread just after the handler's wait for calls in flight, before the tracer
+    /// decides: the assertion has left the held ones but not reached the system. The handler waits for that end too,
+    /// so it lands inside the handler call (before the system looks), and nothing is rescued.
+    @Test func anEndStartedJustAfterTheHandlersWaitLandsInsideTheHandlerCall() throws {
+        let tracer = BackgroundTaskTracer(configuration: .init(rescuesHeldAssertions: true))
+        let application = ScriptedApplication(tracer: tracer)
+        let wrapped = Locked<[@MainActor @Sendable () -> Void]>([])  // a closure is never a lock's state
+        application.duringNextBegin { _, handler in wrapped.withLock { $0 = handler.map { [$0] } ?? [] } }
+        let identifier = application.beginBackgroundTask(withName: "Upload", expirationHandler: {})
+        let endInFlight = DispatchSemaphore(value: 0)
+        let endMayLand = DispatchSemaphore(value: 0)
+        application.beforeNextEnd {
+            endInFlight.signal()
+            endMayLand.wait()
+        }
+        tracer.afterWaitingForCallsInFlight.withLock { hook in
+            hook.run = {
+                tracer.afterWaitingForCallsInFlight.withLock { $0.run = nil }  // once
+                Thread.detachNewThread { application.endBackgroundTask(identifier) }
+                endInFlight.wait()  // the owner's end left the held assertions and is on its way to the system
+                Thread.detachNewThread {
+                    usleep(50_000)
+                    endMayLand.signal()
+                }
+            }
+        }
+        let handler = try #require(wrapped.withLock { $0.first })
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            ScriptedApplication.call(handler)
+            application.log.withLock { $0.append("handler returned") }
+            returned.signal()
+        }
+        returned.wait()
+
+        #expect(application.log.withLock { $0 } == ["begin 1", "end 1", "handler returned"])
+        #expect(tracer.report().callSites.first?.rescued == 0)
+    }
+
     /// The system calls the handler on another thread while the begin, made off the main thread, has
     /// not returned the identifier yet. The handler waits for it, so the rescue is made inside the
     /// handler call, before the system looks at what is held.
