@@ -25,7 +25,7 @@ final class Signal: Sendable {
     /// Waits, blocking the calling thread, until the flag is raised or `timeout` seconds have passed.
     ///
     /// - Returns: Whether the flag was raised in time.
-    func waitBlocking(timeout: TimeInterval = 10) -> Bool {
+    func waitBlocking(timeout: TimeInterval = 30) -> Bool {
         guard semaphore.wait(timeout: .now() + timeout) == .success else { return false }
         semaphore.signal()  // Stays raised for the next waiter.
         return true
@@ -35,7 +35,7 @@ final class Signal: Sendable {
     /// seconds have passed.
     ///
     /// - Returns: Whether the flag was raised in time.
-    func wait(timeout: TimeInterval = 10) async -> Bool {
+    func wait(timeout: TimeInterval = 30) async -> Bool {
         await onNewThread { self.waitBlocking(timeout: timeout) }
     }
 }
