@@ -18,8 +18,8 @@ public final class BackgroundTaskBackendHooks: Sendable {
     /// simulator only while a test holds it, which a wait cannot end.
     package let inFlightBeginWaitLimit: Double?
     /// How long an expiry waits, in real time, for a cancelled body off the main actor to return (``WindDown``),
-    /// instead of its limit and the expiry's shared allowance, which are a device's; `nil`: those. The simulator's virtual time stands still
-    /// meanwhile, and a test's loaded machine may take seconds for what a device does in milliseconds.
+    /// instead of its limit and the expiry's shared allowance, which are a device's; `nil`: those. The simulator's
+    /// virtual time stands still meanwhile, and a loaded test machine may take longer than a device to unwind.
     package let windDownRealTimeLimit: Double?
     /// The simulated system this backend's assertions live on (a simulator), whose expiries a coalescing manager's
     /// linger must respect; `nil`: the process's, as on a device.

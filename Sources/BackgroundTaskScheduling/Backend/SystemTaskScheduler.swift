@@ -122,11 +122,11 @@ extension UncheckedScheduler where Scheduler: TaskSchedulerMirroring {
     }
 }
 
-/// A `BGTask` as a ``LaunchedTask``.
-final class SystemLaunchedTask<Task: ScheduledTaskMirroring>: LaunchedTask, @unchecked Sendable {  // see below
+/// A `BGTask` as a ``LaunchedTask`` (and, subclassed, a `BGContinuedProcessingTask`).
+class SystemLaunchedTask<Task: ScheduledTaskMirroring>: LaunchedTask, @unchecked Sendable {  // see below
     // `BGTask.h` declares `expirationHandler` atomic and `identifier` read-only; `setTaskCompleted` is documented for
     // use from the app's work queues: each member is safe on any thread.
-    private let task: Task
+    let task: Task
 
     init(_ task: Task) {
         self.task = task

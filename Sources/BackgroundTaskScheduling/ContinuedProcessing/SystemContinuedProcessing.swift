@@ -62,26 +62,11 @@ public struct SystemContinuedProcessing<
     }
 }
 
-/// A `BGContinuedProcessingTask` as a ``LaunchedContinuedProcessingTask``.
-final class SystemLaunchedContinuedTask<Task: ContinuedProcessingTaskMirroring>: LaunchedContinuedProcessingTask,
-    @unchecked Sendable
-{  // `BGTask`'s members are safe on any thread (see `SystemLaunchedTask`), and so is `NSProgress`
-    private let task: Task
-
-    init(_ task: Task) {
-        self.task = task
-    }
-
-    var identifier: String { task.identifier }
-
-    func setExpirationHandler(_ handler: (@Sendable () -> Void)?) {
-        task.expirationHandler = handler
-    }
-
-    func setTaskCompleted(success: Bool) {
-        task.setTaskCompleted(success: success)
-    }
-
+/// A `BGContinuedProcessingTask` as a ``LaunchedContinuedProcessingTask``: a launched task whose `NSProgress`
+/// (safe on any thread, like the task's other members) and titles the system shows.
+final class SystemLaunchedContinuedTask<Task: ContinuedProcessingTaskMirroring>: SystemLaunchedTask<Task>,
+    LaunchedContinuedProcessingTask, @unchecked Sendable  // as its superclass: no state of its own
+{
     func reportProgress(completed: Int64, total: Int64) {
         task.progress.totalUnitCount = total
         task.progress.completedUnitCount = completed
