@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "BackgroundTaskKitObjC", targets: ["BackgroundTaskKitObjC"]),
         .library(name: "BackgroundTaskScheduling", targets: ["BackgroundTaskScheduling"]),
         .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
+        .library(name: "BackgroundTaskTimeline", targets: ["BackgroundTaskTimeline"]),
         .executable(name: "bgtask", targets: ["bgtask"]),
         .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
         .plugin(name: "AuditBackgroundTasksBuildTool", targets: ["AuditBackgroundTasksBuildTool"]),
@@ -36,7 +37,9 @@ let package = Package(
         // MetricKit mirrors and matching (the only module that imports MetricKit).
         .target(
             name: "BackgroundTaskFieldTelemetry",
-            dependencies: ["BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskTracing"]
+            dependencies: [
+                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskTracing", "BackgroundTaskTimeline",
+            ]
         ),
         // The tracer: every raw begin and end in the process, by caller, and the rescue (the only module
         // that exchanges methods or looks symbols up).
@@ -50,6 +53,7 @@ let package = Package(
             name: "BackgroundTaskSimulation",
             dependencies: [
                 "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskTracing", "BackgroundTaskScheduling",
+                "BackgroundTaskTimeline",
             ]
         ),
         // What test targets import: the simulator plus helpers that record Swift Testing issues.
@@ -75,6 +79,9 @@ let package = Package(
         // `swift run -c release thread-stress [rounds]`: six real threads race every face against expiry,
         // dropping tasks to the default leak handler (CI runs it plain and under the thread sanitizer).
         .executableTarget(name: "thread-stress", dependencies: ["BackgroundTaskKit", "BackgroundTaskScheduling"]),
+        // Timelines: the picture of a run (lanes per assertion, the app's state, the budget, the termination) as SVG
+        // or text. Depends on nothing; the simulator and the field telemetry make timelines of their data.
+        .target(name: "BackgroundTaskTimeline"),
         // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
         // and Objective-C. Depends on nothing, so other tools can embed it.
         .target(name: "BackgroundTaskAudit"),

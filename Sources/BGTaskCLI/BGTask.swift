@@ -62,7 +62,10 @@ public enum BGTask {
     private static let reportOptions = """
         REPORT OPTIONS:
           --format text|json    Output format (default: text).
-          Exit status: 0 printed, 2 usage error or a file it cannot read.
+          --timeline FILE       Also draw the report's or snapshot's timeline (the tasks held, how long,
+                                whether their expiry had started) as an SVG picture; a FILE ending in
+                                .txt gets the plain-text chart, and `-` prints it after the table.
+          Exit status: 0 printed, 2 usage error or a file it cannot read or write.
 
         """
 
@@ -76,6 +79,13 @@ public enum BGTask {
                                 what the diagnostics show: iOS's console messages, events, the
                                 report per call site, and the line to fix (with --format json: the
                                 report as JSON).
+          --timeline FILE       Also draw each run's timeline (one lane per assertion, the app's
+                                state, the background time, the handlers, the termination and its
+                                code) into FILE as an SVG picture, one panel per variant on one time
+                                scale; with --explain, the explained run. A FILE ending in .txt gets
+                                plain-text charts, and `-` prints them.
+          --timelines DIR       Draw one SVG per scenario into DIR (made if missing), its variants
+                                stacked: DIR/SCENARIO.svg.
           -h, --help            Show this text.
 
         """

@@ -1,6 +1,7 @@
 import BackgroundTaskDiagnostics
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
+import BackgroundTaskTimeline
 import Foundation
 
 /// `bgtask report FILE`: prints a saved diagnostics report, flight-recorder snapshot, list of probable
@@ -12,6 +13,8 @@ struct ReportCommand {
 
     var path: String?
     var format = Format.text
+    /// `--timeline FILE`: the report's or snapshot's timeline, as SVG (text for `.txt`, printed for `-`).
+    var timelinePath: String?
 
     static func parse(_ arguments: [String]) -> Result<ReportCommand, UsageError> {
         var command = ReportCommand()
@@ -23,6 +26,13 @@ struct ReportCommand {
                     return .failure(UsageError(message: "--format needs text or json"))
                 }
                 command.format = format
+            case "--timeline":
+                guard let value = remaining.popFirst(), !value.isEmpty, !value.hasPrefix("--"),
+                    command.timelinePath == nil
+                else {
+                    return .failure(UsageError(message: "--timeline needs one FILE"))
+                }
+                command.timelinePath = value
             default:
                 guard !argument.hasPrefix("-") || argument == "-" else {
                     return .failure(UsageError(message: "unknown option '\(argument)'"))
@@ -79,10 +89,20 @@ struct ReportCommand {
                     """
             )
         }
-        switch format {
-        case .text: return .success(document.text().joined(separator: "\n") + "\n")
-        case .json: return .success(document.json())
+        let output: CommandResult =
+            switch format {
+            case .text: .success(document.text().joined(separator: "\n") + "\n")
+            case .json: .success(document.json())
+            }
+        guard let timelinePath else { return output }
+        guard let timeline = document.timeline else {
+            return CommandResult(
+                exitStatus: 2,
+                standardError:
+                    "error: \(path) is \(document.kindDescription), which records no times: --timeline draws "
+                    + "a report or a flight-recorder snapshot\n")
         }
+        return SimulateCommand.adding([timeline], at: timelinePath, to: output)
     }
 }
 
@@ -108,6 +128,26 @@ enum SavedDocument {
             self = .crashDiagnostics(crashes)
         } else {
             return nil
+        }
+    }
+
+    /// The document's timeline: reports and snapshots have one; lists of terminations and MetricKit payloads do not.
+    var timeline: BackgroundTaskTimeline? {
+        switch self {
+        case .report(let report): BackgroundTaskTimeline(report: report)
+        case .snapshot(let snapshot): BackgroundTaskTimeline(snapshot: snapshot)
+        case .terminations, .crashDiagnostics, .exitCounts: nil
+        }
+    }
+
+    /// What kind of document it is, in words.
+    var kindDescription: String {
+        switch self {
+        case .report: "a report"
+        case .snapshot: "a flight-recorder snapshot"
+        case .terminations: "a list of probable terminations"
+        case .crashDiagnostics: "a MetricKit diagnostic payload"
+        case .exitCounts: "a MetricKit metric payload"
         }
     }
 

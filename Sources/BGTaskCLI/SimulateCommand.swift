@@ -2,6 +2,7 @@ import BackgroundTaskDiagnostics
 import BackgroundTaskKit
 import BackgroundTaskScenarios
 import BackgroundTaskSimulation
+import BackgroundTaskTimeline
 import Foundation
 
 /// `bgtask simulate`: runs the scenario catalog and prints the outcomes.
@@ -16,17 +17,31 @@ struct SimulateCommand {
     var listOnly = false
     /// `--explain ID`: explain this scenario's naive flow instead of running the catalog.
     var explainID: String?
+    /// `--timeline FILE`: the runs' timelines, one panel each, as SVG (or text for `.txt`, printed for `-`).
+    var timelinePath: String?
+    /// `--timelines DIR`: one SVG per scenario, its variants stacked.
+    var timelineFolder: String?
 
     static func parse(_ arguments: [String]) -> Result<SimulateCommand, UsageError> {
         var command = SimulateCommand()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--format", "--scenario", "--variant", "--explain":
-                guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+            case "--format", "--scenario", "--variant", "--explain", "--timeline", "--timelines":
+                guard let value = remaining.popFirst(), !value.hasPrefix("--"), !value.isEmpty else {
                     return .failure(UsageError(message: "\(argument) needs a value"))
                 }
                 switch argument {
+                case "--timeline":
+                    guard command.timelinePath == nil else {
+                        return .failure(UsageError(message: "--timeline takes one FILE"))
+                    }
+                    command.timelinePath = value
+                case "--timelines":
+                    guard command.timelineFolder == nil, value != "-" else {
+                        return .failure(UsageError(message: "--timelines takes one folder"))
+                    }
+                    command.timelineFolder = value
                 case "--format":
                     guard let format = Format(rawValue: value) else {
                         return .failure(UsageError(message: "unknown format '\(value)' (use table or json)"))
@@ -60,6 +75,12 @@ struct SimulateCommand {
         if command.explainID != nil, command.listOnly || !command.scenarioIDs.isEmpty || !command.variantNames.isEmpty {
             return .failure(UsageError(message: "--explain cannot be combined with --list, --scenario or --variant"))
         }
+        if command.listOnly, command.timelinePath != nil || command.timelineFolder != nil {
+            return .failure(UsageError(message: "--list runs nothing, so it draws no timeline"))
+        }
+        if command.explainID != nil, command.timelineFolder != nil {
+            return .failure(UsageError(message: "--explain draws one run: use --timeline FILE"))
+        }
         return .success(command)
     }
 
@@ -85,15 +106,51 @@ struct SimulateCommand {
             let lines = scenarios.map { "\($0.id) [\($0.variants.map(\.name).joined(separator: ", "))]: \($0.summary)" }
             return .success(lines.joined(separator: "\n") + "\n")
         }
-        let results = await ScenarioRunner.runAll(scenarios)
+        let drawing = timelinePath != nil || timelineFolder != nil
+        var results: [ScenarioResult] = []
+        var files: [(name: String, timelines: [BackgroundTaskTimeline])] = []
+        for scenario in scenarios {
+            var timelines: [BackgroundTaskTimeline] = []
+            for variant in scenario.variants {
+                let (result, simulator) = await ScenarioRunner.run(variant, of: scenario)
+                results.append(result)
+                if drawing { timelines.append(simulator.timeline(title: "\(scenario.id) — \(variant.name)")) }
+            }
+            if drawing, !timelines.isEmpty { files.append((scenario.id, timelines)) }
+        }
         if results.isEmpty {
             return .usageError(noVariantMessage, command: "simulate")
         }
-        switch format {
-        case .table:
-            return .success(ResultTable.render(results))
-        case .json:
-            return Self.json(results)
+        var output: CommandResult =
+            switch format {
+            case .table: .success(ResultTable.render(results))
+            case .json: Self.json(results)
+            }
+        if let timelineFolder {
+            if case .failure(let error) = TimelineOutput.write(files, into: timelineFolder) {
+                return CommandResult(exitStatus: 2, standardError: "error: \(error.message)\n")
+            }
+            output.standardError += "Timelines written to \(timelineFolder) (\(files.count) files).\n"
+        }
+        if let timelinePath {
+            output = Self.adding(files.flatMap(\.timelines), at: timelinePath, to: output)
+        }
+        return output
+    }
+
+    /// `result` with the timelines written to `path` (or printed, for `-`), or the error that kept them from it.
+    static func adding(_ timelines: [BackgroundTaskTimeline], at path: String, to result: CommandResult)
+        -> CommandResult
+    {
+        switch TimelineOutput.write(timelines, to: path) {
+        case .failure(let error):
+            return CommandResult(
+                exitStatus: 2, standardOutput: result.standardOutput, standardError: "error: \(error.message)\n")
+        case .success(let text):
+            var result = result
+            result.standardOutput += text.isEmpty ? "" : "\n" + text
+            if path != "-" { result.standardError += "Timeline written to \(path).\n" }
+            return result
         }
     }
 
@@ -131,7 +188,9 @@ struct SimulateCommand {
                 ]
                 + ["What the system saw:"] + simulator.log.map { "  \($0)" }
                 + ["", "The faces: bgtask simulate --scenario \(scenario.id)"]
-            return .success(lines.joined(separator: "\n") + "\n")
+            let output = CommandResult.success(lines.joined(separator: "\n") + "\n")
+            guard let timelinePath else { return output }
+            return Self.adding([simulator.timeline(title: "\(scenario.id) — naive")], at: timelinePath, to: output)
         }
         guard let scenario = ScenarioCatalog.scenario(withID: id),
             let explanation = await ScenarioRunner.explain(scenario)
@@ -146,9 +205,15 @@ struct SimulateCommand {
                 "scenario '\(id)' cannot be explained: its leak is in code the app cannot change (an SDK's raw "
                     + "calls), where --explain diagnoses the app's own naive flow\(hint)", command: "simulate")
         }
+        let output = explanationOutput(explanation, summary: scenario.summary)
+        guard let timelinePath, output.exitStatus == 0 else { return output }
+        return Self.adding([explanation.timeline], at: timelinePath, to: output)
+    }
+
+    private func explanationOutput(_ explanation: ScenarioExplanation, summary: String) -> CommandResult {
         switch format {
         case .table:
-            return .success(ExplanationText.render(explanation, summary: scenario.summary))
+            return .success(ExplanationText.render(explanation, summary: summary))
         case .json:
             return Self.json(
                 ExplanationJSON(

@@ -51,6 +51,7 @@ public struct BackgroundTaskSimulatorTrait: TestTrait, SuiteTrait, TestScoping {
         performing function: @Sendable () async throws -> Void
     ) async throws {
         TestAttribution.install()
+        TimelineAttachments.install()
         let simulator = BackgroundTaskSimulator(configuration: configuration, faults: faults)
         try await BackgroundTaskSimulator.$current.withValue(simulator) {
             try await withBackgroundTaskBackend(simulator) { try await function() }

@@ -3,3 +3,4 @@
 // BackgroundTaskKit.
 @_exported import BackgroundTaskKit
 @_exported import BackgroundTaskSimulation
+@_exported import BackgroundTaskTimeline

@@ -1,6 +1,7 @@
 import BackgroundTaskDiagnostics
 import BackgroundTaskKit
 import BackgroundTaskSimulation
+import BackgroundTaskTimeline
 import Foundation
 
 /// What the package's diagnostics would have said about a scenario's naive flow: the report of a
@@ -20,6 +21,8 @@ public struct ScenarioExplanation: Sendable {
     /// What iOS printed to the console during the run ("Can't end BackgroundTask…", the 30-second
     /// warning, "still not ended after expiration handlers…"), with the virtual time of each.
     public let consoleMessages: [(time: TimeInterval, message: ConsoleMessage)]
+    /// The run as a timeline, its lanes named by the lines that began them.
+    public let timeline: BackgroundTaskTimeline
 
     /// The call sites to fix: those whose assertions the system still held when it terminated the
     /// app, or, without a termination, those with assertions still outstanding.
@@ -64,7 +67,8 @@ extension ScenarioRunner {
             notableEvents: events.value,
             consoleMessages: simulator.log.compactMap { entry in
                 if case .console(let message) = entry.event { (entry.time, message) } else { nil }
-            }
+            },
+            timeline: simulator.timeline(title: "\(scenario.id) — \(ScenarioVariant.naive)")
         )
     }
 }

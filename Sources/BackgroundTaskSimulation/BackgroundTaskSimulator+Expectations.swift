@@ -1,4 +1,5 @@
 import BackgroundTaskKit
+import BackgroundTaskTimeline
 import Foundation
 
 /// Thrown by the simulator's `expect…` helpers; its description says what went wrong and shows the
@@ -20,12 +21,30 @@ public struct SimulatorExpectationFailure: Error, CustomStringConvertible {
     public var log: [SimulatorLogEntry]
     /// Every assertion granted, with how long it was held.
     public var assertions: [SimulatedAssertionHistory]
+    /// The run up to the failure as a picture: ``BackgroundTaskTimeline/svg(options:)`` draws it, and
+    /// ``BackgroundTaskTimeline/text(options:)`` prints it.
+    ///
+    /// In a Swift Testing test that imports `BackgroundTaskKitTesting`, a failing `expect…` helper attaches this
+    /// timeline's SVG to the test (`TESTNAME-timeline.svg`), so that it appears beside the failure in Xcode's test
+    /// report; `swift test --attachments-path FOLDER` writes the attachments to a folder (Linux CI).
+    public var timeline: BackgroundTaskTimeline
 
     /// Creates a failure.
-    public init(message: String, log: [SimulatorLogEntry], assertions: [SimulatedAssertionHistory] = []) {
+    ///
+    /// - Parameters:
+    ///   - message: What was expected and what happened instead.
+    ///   - log: The simulator's log.
+    ///   - assertions: Every assertion granted, with how long it was held.
+    ///   - timeline: The run as a picture; `nil` draws one from `log` and `assertions`.
+    public init(
+        message: String, log: [SimulatorLogEntry], assertions: [SimulatedAssertionHistory] = [],
+        timeline: BackgroundTaskTimeline? = nil
+    ) {
         self.message = message
         self.log = log
         self.assertions = assertions
+        self.timeline =
+            timeline ?? BackgroundTaskTimeline(simulatorLog: log, assertions: assertions, title: "Simulated run")
     }
 
     /// The message, the log, one entry a line, and the assertions with their held times.
@@ -132,7 +151,12 @@ extension BackgroundTaskSimulator {
         }
     }
 
-    private func failure(_ message: String) -> SimulatorExpectationFailure {
-        SimulatorExpectationFailure(message: message, log: log, assertions: assertionHistory)
+    /// A failure with the simulator's log, assertions and timeline, reported to the test kit (which attaches the
+    /// timeline to the current test).
+    func failure(_ message: String) -> SimulatorExpectationFailure {
+        let failure = SimulatorExpectationFailure(
+            message: message, log: log, assertions: assertionHistory, timeline: timeline(title: "Simulated run"))
+        ExpectationFailureReporting.report(failure)
+        return failure
     }
 }

@@ -46,11 +46,7 @@ extension BackgroundTaskSimulator {
         let deadline = Date(timeIntervalSinceNow: timeout.isNaN ? 0 : timeout)
         while beginCount < count {
             guard Date() < deadline || beginCount >= count else {
-                throw SimulatorExpectationFailure(
-                    message: "Expected \(count) begin(s) within \(formatSeconds(timeout)) s, but \(beginCount) came",
-                    log: log,
-                    assertions: assertionHistory
-                )
+                throw failure("Expected \(count) begin(s) within \(formatSeconds(timeout)) s, but \(beginCount) came")
             }
             try await Task.sleep(nanoseconds: 1_000_000)
         }
@@ -87,11 +83,8 @@ extension BackgroundTaskSimulator {
         let deadline = Date(timeIntervalSinceNow: timeout.isNaN ? 0 : timeout)
         while callGate.heldCount < count {
             guard Date() < deadline else {
-                throw SimulatorExpectationFailure(
-                    message: "Expected \(count) held call(s) within \(formatSeconds(timeout)) s, but "
-                        + "\(callGate.heldCount) were held",
-                    log: log,
-                    assertions: assertionHistory
+                throw failure(
+                    "Expected \(count) held call(s) within \(formatSeconds(timeout)) s, but \(callGate.heldCount) were held"
                 )
             }
             try await Task.sleep(nanoseconds: 1_000_000)

@@ -1,0 +1,20 @@
+import BackgroundTaskKit
+
+/// Where the test kit hears of each failing `expect…` helper, to attach the failure's timeline to the current test.
+///
+/// The simulator does not link Swift Testing (so that `bgtask` can use it); `BackgroundTaskKitTesting` installs the
+/// handler when it loads.
+package enum ExpectationFailureReporting {
+    private static let handler = Locked<(@Sendable (SimulatorExpectationFailure) -> Void)?>(nil)
+
+    /// Makes `report` the handler of every failure from now on (the last installed wins).
+    package static func install(_ report: @escaping @Sendable (SimulatorExpectationFailure) -> Void) {
+        handler.withLock { $0 = report }
+    }
+
+    /// Passes `failure` to the handler, outside the lock.
+    static func report(_ failure: SimulatorExpectationFailure) {
+        let report = handler.withLock { $0 }
+        report?(failure)
+    }
+}
