@@ -57,7 +57,8 @@ let package = Package(
             ]
         ),
         // What test targets import: the simulator plus helpers that record Swift Testing issues.
-        .target(name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation"]),
+        .target(
+            name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation", "BackgroundTaskTimeline"]),
         // The catalog of bug patterns, shared by `bgtask simulate` and the tests.
         .target(
             name: "BackgroundTaskScenarios",
@@ -88,7 +89,10 @@ let package = Package(
         // The command-line logic, kept apart from `main` so that it can be tested.
         .target(
             name: "BGTaskCLI",
-            dependencies: ["BackgroundTaskScenarios", "BackgroundTaskAudit", "BackgroundTaskFieldTelemetry"]
+            dependencies: [
+                "BackgroundTaskScenarios", "BackgroundTaskAudit", "BackgroundTaskFieldTelemetry",
+                "BackgroundTaskTimeline",
+            ]
         ),
         .executableTarget(name: "bgtask", dependencies: ["BGTaskCLI"]),
         // `swift package audit-background-tasks`: runs `bgtask audit` over the package's source targets.
@@ -154,9 +158,10 @@ let package = Package(
             name: "BackgroundTaskSchedulingTests",
             dependencies: ["BackgroundTaskScheduling", "BackgroundTaskKitTesting", "TestSupport"]
         ),
+        .testTarget(name: "BackgroundTaskTimelineTests", dependencies: ["BackgroundTaskTimeline", "TestSupport"]),
         .testTarget(
             name: "BGTaskCLITests",
-            dependencies: ["BGTaskCLI", "BackgroundTaskDiagnostics", "BackgroundTaskFieldTelemetry"]
+            dependencies: ["BGTaskCLI", "BackgroundTaskDiagnostics", "BackgroundTaskFieldTelemetry", "TestSupport"]
         ),
         // The fixture corpus is sample code to scan, not code to compile.
         .testTarget(name: "BackgroundTaskAuditTests", dependencies: ["BackgroundTaskAudit"], exclude: ["Fixtures"]),

@@ -6,8 +6,9 @@ import Testing
 /// picture of the run appears beside the failure in Xcode's test report; `swift test --attachments-path FOLDER` writes
 /// the attachments to a folder, for Linux CI.
 ///
-/// The attachment is `TESTNAME-timeline.svg`. It is recorded when the `expect…` helper fails, also when the test then
-/// catches the error. Outside a Swift Testing test (XCTest, `bgtask`) nothing is attached; the failure still carries
+/// The attachment is `TESTNAME-timeline.svg`, titled with the test's name, with the failure's message under the lanes.
+/// It is recorded when an `expect…` helper fails, also when the test then catches the error (the `waitFor…` helpers
+/// attach nothing). Outside a Swift Testing test (XCTest, `bgtask`) nothing is attached; the failure still carries
 /// ``SimulatorExpectationFailure/timeline``.
 package enum TimelineAttachments {
     /// Makes the test kit attach timelines (idempotent).
@@ -17,7 +18,18 @@ package enum TimelineAttachments {
 
     private static let installed: Void = ExpectationFailureReporting.install { failure in
         guard let test = Test.current else { return }
-        Attachment.record(failure.timeline.svg(), named: attachmentName(forTestNamed: test.name))
+        Attachment.record(
+            picture(of: failure, inTestNamed: test.name).svg(), named: attachmentName(forTestNamed: test.name))
+    }
+
+    /// The failure's timeline titled with the test's name, its message the first note.
+    package static func picture(of failure: SimulatorExpectationFailure, inTestNamed name: String)
+        -> BackgroundTaskTimeline
+    {
+        var timeline = failure.timeline
+        timeline.title = name
+        timeline.notes.insert(failure.message, at: 0)
+        return timeline
     }
 
     /// `exportEndsItsTask-timeline.svg`: the test's name with only letters, digits, `-`, `_` and `.` kept.

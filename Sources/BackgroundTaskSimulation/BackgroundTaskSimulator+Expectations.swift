@@ -151,12 +151,13 @@ extension BackgroundTaskSimulator {
         }
     }
 
-    /// A failure with the simulator's log, assertions and timeline, reported to the test kit (which attaches the
-    /// timeline to the current test).
-    func failure(_ message: String) -> SimulatorExpectationFailure {
+    /// A failure with the simulator's log, assertions and timeline. An `expect…` helper's failure is reported to the
+    /// test kit, which attaches the timeline to the current test; a `waitFor…` helper's is not (code waits with
+    /// `try?` where a timeout is no failure).
+    func failure(_ message: String, isExpectation: Bool = true) -> SimulatorExpectationFailure {
         let failure = SimulatorExpectationFailure(
             message: message, log: log, assertions: assertionHistory, timeline: timeline(title: "Simulated run"))
-        ExpectationFailureReporting.report(failure)
+        if isExpectation { ExpectationFailureReporting.report(failure) }
         return failure
     }
 }

@@ -46,7 +46,9 @@ extension BackgroundTaskSimulator {
         let deadline = Date(timeIntervalSinceNow: timeout.isNaN ? 0 : timeout)
         while beginCount < count {
             guard Date() < deadline || beginCount >= count else {
-                throw failure("Expected \(count) begin(s) within \(formatSeconds(timeout)) s, but \(beginCount) came")
+                throw failure(
+                    "Expected \(count) begin(s) within \(formatSeconds(timeout)) s, but \(beginCount) came",
+                    isExpectation: false)
             }
             try await Task.sleep(nanoseconds: 1_000_000)
         }
@@ -84,8 +86,8 @@ extension BackgroundTaskSimulator {
         while callGate.heldCount < count {
             guard Date() < deadline else {
                 throw failure(
-                    "Expected \(count) held call(s) within \(formatSeconds(timeout)) s, but \(callGate.heldCount) were held"
-                )
+                    "Expected \(count) held call(s) within \(formatSeconds(timeout)) s, but \(callGate.heldCount) were held",
+                    isExpectation: false)
             }
             try await Task.sleep(nanoseconds: 1_000_000)
         }

@@ -5,16 +5,21 @@ import BackgroundTaskKit
 /// The simulator does not link Swift Testing (so that `bgtask` can use it); `BackgroundTaskKitTesting` installs the
 /// handler when it loads.
 package enum ExpectationFailureReporting {
-    private static let handler = Locked<(@Sendable (SimulatorExpectationFailure) -> Void)?>(nil)
+    /// The handler, in a struct: a closure as a lock's state would grow by two thunks at every access.
+    private struct Handler {
+        var report: (@Sendable (SimulatorExpectationFailure) -> Void)?
+    }
+
+    private static let handler = Locked(Handler())
 
     /// Makes `report` the handler of every failure from now on (the last installed wins).
     package static func install(_ report: @escaping @Sendable (SimulatorExpectationFailure) -> Void) {
-        handler.withLock { $0 = report }
+        handler.withLock { $0.report = report }
     }
 
     /// Passes `failure` to the handler, outside the lock.
     static func report(_ failure: SimulatorExpectationFailure) {
-        let report = handler.withLock { $0 }
+        let report = handler.withLock { $0.report }
         report?(failure)
     }
 }

@@ -59,9 +59,7 @@ struct TimelineSVGRenderer {
 
     /// The x of a time on the shared scale (times out of range are pinned to the edges).
     func x(_ time: Double) -> Double {
-        let span = end > start ? end - start : 1
-        let clamped = time.isFinite ? min(max(time, start), max(end, start)) : (time > 0 ? end : start)
-        return chartLeft + (clamped - start) / span * (chartRight - chartLeft)
+        chartLeft + TimelineScale.fraction(of: time, start: start, end: end) * (chartRight - chartLeft)
     }
 
     mutating func render() -> String {

@@ -36,10 +36,7 @@ struct TimelineTextChart {
     private var end: Double { timeline.end.isFinite ? max(timeline.end, start) : start }
 
     private func column(_ time: Double) -> Int {
-        let span = end > start ? end - start : 1
-        guard time.isFinite else { return time > 0 ? columns - 1 : 0 }
-        let position = Int(((time - start) / span * Double(columns - 1)).rounded())
-        return min(max(position, 0), columns - 1)
+        Int((TimelineScale.fraction(of: time, start: start, end: end) * Double(columns - 1)).rounded())
     }
 
     private func label(_ text: String) -> String {

@@ -38,9 +38,10 @@ struct TimelineFolding {
     }
 }
 
-/// How many folded lanes were held at each moment: the counts per bin of equal width across the timeline.
+/// How many folded lanes were held at once in each bin of equal width across the timeline: the most at any moment of
+/// the bin, so a band's height is a true count of concurrent tasks, whatever the bin width.
 struct DensityBand {
-    /// How many lanes overlapped each bin.
+    /// The most lanes held at once in each bin.
     let counts: [Int]
     /// The most in one bin.
     let peak: Int
@@ -48,28 +49,44 @@ struct DensityBand {
     init(_ lanes: [TimelineLane], start: Double, end: Double, bins: Int) {
         let bins = max(bins, 1)
         let span = end > start ? end - start : 1
-        var steps = [Int](repeating: 0, count: bins + 1)
+        // Ends before spikes before begins at the same instant: a task ending as another begins is not concurrent
+        // with it; a task of no length counts at its instant.
+        var events: [(time: Double, order: Int)] = []
+        events.reserveCapacity(lanes.count * 2)
         for lane in lanes {
-            let first = Self.bin(lane.begin, start: start, span: span, bins: bins)
-            let last = Self.bin(lane.end ?? end, start: start, span: span, bins: bins)
-            steps[min(first, last)] += 1
-            steps[max(first, last) + 1] -= 1
+            let begin = Self.finite(lane.begin, start: start, end: end)
+            let finish = max(Self.finite(lane.end ?? end, start: start, end: end), begin)
+            if finish > begin {
+                events.append((begin, 2))
+                events.append((finish, 0))
+            } else {
+                events.append((begin, 1))
+            }
         }
+        events.sort { ($0.time, $0.order) < ($1.time, $1.order) }
         var counts = [Int](repeating: 0, count: bins)
         var running = 0
-        var peak = 0
-        for index in 0..<bins {
-            running += steps[index]
-            counts[index] = running
-            peak = max(peak, running)
+        var next = 0
+        for bin in 0..<bins {
+            let binEnd = bin == bins - 1 ? Double.infinity : start + span * Double(bin + 1) / Double(bins)
+            var most = running
+            while next < events.count, events[next].time < binEnd {
+                switch events[next].order {
+                case 0: running -= 1
+                case 1: most = max(most, running + 1)
+                default: running += 1
+                }
+                most = max(most, running)
+                next += 1
+            }
+            counts[bin] = most
         }
         self.counts = counts
-        self.peak = peak
+        peak = counts.max() ?? 0
     }
 
-    private static func bin(_ time: Double, start: Double, span: Double, bins: Int) -> Int {
-        guard time.isFinite else { return time > 0 ? bins - 1 : 0 }
-        let position = (time - start) / span * Double(bins)
-        return min(max(Int(position.rounded(.down)), 0), bins - 1)
+    private static func finite(_ time: Double, start: Double, end: Double) -> Double {
+        guard time.isFinite else { return time > 0 ? end : start }
+        return min(max(time, start), max(end, start))
     }
 }

@@ -36,3 +36,16 @@ enum TimelineNumber {
         return sign + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
     }
 }
+
+/// Where a time falls between a timeline's start and end.
+enum TimelineScale {
+    /// 0 at `start`, 1 at `end`; times outside, infinite or NaN are pinned to the edges, and a span of no length (or
+    /// too large for a `Double`) never gives NaN.
+    static func fraction(of time: Double, start: Double, end: Double) -> Double {
+        guard !time.isNaN else { return 0 }
+        guard end > start else { return 0 }
+        let fraction = time / 2 / (end / 2 - start / 2) - start / 2 / (end / 2 - start / 2)
+        guard fraction.isFinite else { return time > start ? 1 : 0 }
+        return min(max(fraction, 0), 1)
+    }
+}
