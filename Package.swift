@@ -82,7 +82,11 @@ let package = Package(
         .executableTarget(name: "thread-stress", dependencies: ["BackgroundTaskKit", "BackgroundTaskScheduling"]),
         // Timelines: the picture of a run (lanes per assertion, the app's state, the budget, the termination) as SVG
         // or text. Depends on nothing; the simulator and the field telemetry make timelines of their data.
-        .target(name: "BackgroundTaskTimeline"),
+        // It imports no Foundation; `rounded()` needs the C maths library, which Linux links only on request.
+        .target(
+            name: "BackgroundTaskTimeline",
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
+        ),
         // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
         // and Objective-C. Depends on nothing, so other tools can embed it.
         .target(name: "BackgroundTaskAudit"),

@@ -6,6 +6,7 @@
 //   swift run -c release --package-path Benchmarks AuditBenchmark
 //   swift run -c release --package-path Benchmarks FieldCost
 //   swift run -c release --package-path Benchmarks ScheduledCost
+//   swift run -c release --package-path Benchmarks TimelineCost 10000
 //   swift package --package-path Benchmarks benchmark --target FaceCosts      # ordo-one, a few minutes
 //   bash Benchmarks/instructions.sh                                           # callgrind, needs valgrind
 //
@@ -53,6 +54,11 @@ let package = Package(
         .executableTarget(
             name: "ScheduledCost",
             dependencies: [.product(name: "BackgroundTaskScheduling", package: "BackgroundTaskKit")]
+        ),
+        // `TimelineCost [assertions]`: the time to draw a run of 10,000 assertions as SVG and text, folded and not.
+        .executableTarget(
+            name: "TimelineCost",
+            dependencies: [.product(name: "BackgroundTaskTimeline", package: "BackgroundTaskKit")]
         ),
         // `FieldCost`: the tracer's cost per intercepted begin/end and the flight recorder's per snapshot.
         .executableTarget(

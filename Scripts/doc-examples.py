@@ -34,7 +34,7 @@ FILE_LEVEL = re.compile(r"^(extension |protocol |@main\b|@Test\b|@Suite\b|@MainA
 APPLE_ONLY = {"os", "UIKit", "MetricKit"}  # imported where they exist; the scaffold stands in for them elsewhere
 PRODUCTS = [
     "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskTracing", "BackgroundTaskFieldTelemetry",
-    "BackgroundTaskKitTesting", "BackgroundTaskKitObjC", "BackgroundTaskScheduling",
+    "BackgroundTaskKitTesting", "BackgroundTaskKitObjC", "BackgroundTaskScheduling", "BackgroundTaskTimeline",
 ]
 CLIENTS = {
     "Xcode26Defaults": """[

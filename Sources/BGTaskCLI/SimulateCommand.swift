@@ -114,7 +114,9 @@ struct SimulateCommand {
             for variant in scenario.variants {
                 let (result, simulator) = await ScenarioRunner.run(variant, of: scenario)
                 results.append(result)
-                if drawing { timelines.append(simulator.timeline(title: "\(scenario.id) — \(variant.name)")) }
+                if drawing {
+                    timelines.append(ScenarioRunner.timeline(of: simulator, title: "\(scenario.id) — \(variant.name)"))
+                }
             }
             if drawing, !timelines.isEmpty { files.append((scenario.id, timelines)) }
         }
@@ -190,7 +192,8 @@ struct SimulateCommand {
                 + ["", "The faces: bgtask simulate --scenario \(scenario.id)"]
             let output = CommandResult.success(lines.joined(separator: "\n") + "\n")
             guard let timelinePath else { return output }
-            return Self.adding([simulator.timeline(title: "\(scenario.id) — naive")], at: timelinePath, to: output)
+            return Self.adding(
+                [ScenarioRunner.timeline(of: simulator, title: "\(scenario.id) — naive")], at: timelinePath, to: output)
         }
         guard let scenario = ScenarioCatalog.scenario(withID: id),
             let explanation = await ScenarioRunner.explain(scenario)

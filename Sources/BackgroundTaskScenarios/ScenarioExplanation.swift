@@ -39,6 +39,18 @@ public struct ScenarioExplanation: Sendable {
 }
 
 extension ScenarioRunner {
+    /// A run's timeline, ending at its last event rather than after the settling time, so that runs compared side
+    /// by side share a scale that shows what happened.
+    ///
+    /// - Parameters:
+    ///   - simulator: The simulator the run used.
+    ///   - title: What the picture shows, for example `property-overwrite — naive`.
+    public static func timeline(of simulator: BackgroundTaskSimulator, title: String) -> BackgroundTaskTimeline {
+        BackgroundTaskTimeline(
+            simulatorLog: simulator.log, assertions: simulator.assertionHistory, configuration: simulator.configuration,
+            title: title)
+    }
+
     /// Runs a scenario's naive flow with its raw calls going through a ``DiagnosingBackend``, and
     /// returns what the diagnostics show; `nil` for a scenario without a naive flow.
     ///
@@ -68,7 +80,7 @@ extension ScenarioRunner {
             consoleMessages: simulator.log.compactMap { entry in
                 if case .console(let message) = entry.event { (entry.time, message) } else { nil }
             },
-            timeline: simulator.timeline(title: "\(scenario.id) — \(ScenarioVariant.naive)")
+            timeline: timeline(of: simulator, title: "\(scenario.id) — \(ScenarioVariant.naive)")
         )
     }
 }

@@ -21,8 +21,8 @@ public struct SimulatorExpectationFailure: Error, CustomStringConvertible {
     public var log: [SimulatorLogEntry]
     /// Every assertion granted, with how long it was held.
     public var assertions: [SimulatedAssertionHistory]
-    /// The run up to the failure as a picture: ``BackgroundTaskTimeline/svg(options:)`` draws it, and
-    /// ``BackgroundTaskTimeline/text(options:)`` prints it.
+    /// The run up to the failure as a picture: `BackgroundTaskTimeline.svg(options:)` draws it, and
+    /// `BackgroundTaskTimeline.text(options:)` prints it.
     ///
     /// In a Swift Testing test that imports `BackgroundTaskKitTesting`, a failing `expect…` helper attaches this
     /// timeline's SVG to the test (`TESTNAME-timeline.svg`), so that it appears beside the failure in Xcode's test

@@ -99,7 +99,10 @@ struct TimelineSVGRenderer {
         for (timeline, _) in panels {
             sentences.append(timeline.summary)
             let troubled = timeline.lanes.filter(\.hasProblem)
-            for lane in troubled.prefix(12) { sentences.append(laneDescription(lane, timelineEnd: timeline.end) + ".") }
+            for lane in troubled.prefix(12) {
+                let words = laneDescription(lane, timelineEnd: timeline.end)
+                sentences.append(words.hasSuffix(".") ? words : words + ".")
+            }
             if troubled.count > 12 { sentences.append("And \(troubled.count - 12) more lanes with a problem.") }
         }
         return sentences.joined(separator: " ")
@@ -199,8 +202,11 @@ struct TimelineSVGRenderer {
         var spans =
             timeline.appStates.isEmpty
             ? [TimelineStateSpan(state: .unknown, from: timeline.start, to: timeline.end)] : timeline.appStates
-        // A killed app stays dead to the end of the shared scale, beside panels that run longer.
-        if let last = spans.indices.last, spans[last].state == .terminated { spans[last].to = max(spans[last].to, end) }
+        // A killed app stays dead, and a suspended one asleep, to the end of the shared scale beside panels that run
+        // longer: nothing happens to it after its last event.
+        if let last = spans.indices.last, spans[last].state == .terminated || spans[last].state == .suspended {
+            spans[last].to = max(spans[last].to, end)
+        }
         for span in spans {
             let left = x(span.from)
             let right = x(span.to)

@@ -56,8 +56,13 @@ struct TimelineTextChart {
     }
 
     private mutating func add(_ name: String, _ row: [Character], _ trailer: String = "") {
-        let line = label(name) + String(row) + (trailer.isEmpty ? "" : "  " + trailer)
-        lines.append(String(line.reversed().drop(while: { $0 == " " }).reversed()))
+        var line = label(name) + String(row)
+        if trailer.isEmpty {
+            while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
+        } else {
+            line += "  " + trailer
+        }
+        lines.append(line)
     }
 
     mutating func render(folding: TimelineFolding) -> String {
