@@ -28,8 +28,8 @@ extension BackgroundTaskTimeline {
     /// The timeline of a simulator's log.
     ///
     /// - Parameters:
-    ///   - log: The log, in time order (``BackgroundTaskSimulator/log``).
-    ///   - assertions: The assertions' histories (``BackgroundTaskSimulator/assertionHistory``): they add call sites
+    ///   - log: The log, in time order (`BackgroundTaskSimulator.log`).
+    ///   - assertions: The assertions' histories (`BackgroundTaskSimulator.assertionHistory`): they add call sites
     ///     and tell a safety net's end from an owner's. Without them lanes have no call site.
     ///   - configuration: The policy the run had: its initial state and background time budget.
     ///   - end: The last second shown; `nil` for the last entry's time.
