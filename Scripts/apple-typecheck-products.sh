@@ -14,7 +14,8 @@ set -u
 cd "$(dirname "$0")/.."
 project=$(pwd)
 cache=${APPLE_SDK_CACHE:-${TMPDIR:-/tmp}/apple-sdk-cache}
-products=(BackgroundTaskDiagnostics BackgroundTaskTracing BackgroundTaskFieldTelemetry BackgroundTaskKitObjC BackgroundTaskScheduling)
+products=(BackgroundTaskTimeline BackgroundTaskDiagnostics BackgroundTaskTracing BackgroundTaskFieldTelemetry BackgroundTaskKitObjC
+    BackgroundTaskScheduling)
 result=""
 
 emit() { # $1 = module, $2 = out dir, $3 = SDK, $4 = target, rest = extra flags; prints error count
