@@ -42,6 +42,9 @@ struct ReportCommand {
             }
         }
         guard command.path != nil else { return .failure(UsageError(message: "missing FILE")) }
+        if command.format == .json, command.timelinePath == "-" {
+            return .failure(UsageError(message: "--timeline - prints a text chart, which would break --format json"))
+        }
         return .success(command)
     }
 
@@ -97,7 +100,7 @@ struct ReportCommand {
         guard let timelinePath else { return output }
         guard let timeline = document.timeline else {
             return CommandResult(
-                exitStatus: 2,
+                exitStatus: 2, standardOutput: output.standardOutput,
                 standardError:
                     "error: \(path) is \(document.kindDescription), which records no times: --timeline draws "
                     + "a report or a flight-recorder snapshot\n")
@@ -160,8 +163,10 @@ enum SavedDocument {
         report.callSites
             .filter {
                 let heldTooLong = $0.outstanding > 0 && ($0.oldestOutstandingAge ?? .infinity) >= heldTooLongAge
+                // Counters from a file: compared one by one, never summed (a corrupt file must not overflow).
                 return heldTooLong
-                    || $0.expired + $0.endedBySafetyNet + $0.heldAfterHandlers + $0.doubleEnds + $0.endedAfterRescue > 0
+                    || [$0.expired, $0.endedBySafetyNet, $0.heldAfterHandlers, $0.doubleEnds, $0.endedAfterRescue]
+                        .contains { $0 > 0 }
             }
             .sorted {
                 ($0.heldAfterHandlers, $0.outstanding, $0.endedBySafetyNet, $0.expired)

@@ -78,6 +78,9 @@ struct SimulateCommand {
         if command.listOnly, command.timelinePath != nil || command.timelineFolder != nil {
             return .failure(UsageError(message: "--list runs nothing, so it draws no timeline"))
         }
+        if command.format == .json, command.timelinePath == "-" {
+            return .failure(UsageError(message: "--timeline - prints a text chart, which would break --format json"))
+        }
         if command.explainID != nil, command.timelineFolder != nil {
             return .failure(UsageError(message: "--explain draws one run: use --timeline FILE"))
         }
@@ -130,7 +133,8 @@ struct SimulateCommand {
             }
         if let timelineFolder {
             if case .failure(let error) = TimelineOutput.write(files, into: timelineFolder) {
-                return CommandResult(exitStatus: 2, standardError: "error: \(error.message)\n")
+                return CommandResult(
+                    exitStatus: 2, standardOutput: output.standardOutput, standardError: "error: \(error.message)\n")
             }
             output.standardError += "Timelines written to \(timelineFolder) (\(files.count) files).\n"
         }

@@ -40,7 +40,7 @@ extension BackgroundTaskTimeline {
             }
             return TimelineLane(
                 name: task.name, callSite: task.callSite.description, begin: oldest - age, end: nil,
-                ending: .stillHeld, marks: marks)
+                ending: .inFlight, marks: marks)
         }
         let state =
             switch snapshot.inBackground {
@@ -88,11 +88,15 @@ extension BackgroundTaskTimeline {
         let lanes = report.outstandingTasks.map { task in
             TimelineLane(
                 name: task.name, identifier: "#\(task.taskNumber)", callSite: task.callSite.description,
-                begin: oldest - (task.age.isFinite ? max(task.age, 0) : 0), end: nil, ending: .stillHeld)
+                begin: oldest - (task.age.isFinite ? max(task.age, 0) : 0), end: nil, ending: .inFlight)
         }
         let troubled = report.callSites.filter { site in
-            site.expired + site.endedBySafetyNet + site.heldAfterHandlers + site.doubleEnds + site.endedAfterRescue
-                + site.rescued > 0
+            // Counters from a file: compared one by one, never summed (a corrupt file must not overflow).
+            [
+                site.expired, site.endedBySafetyNet, site.heldAfterHandlers, site.doubleEnds, site.endedAfterRescue,
+                site.rescued,
+            ]
+            .contains { $0 > 0 }
         }
         var notes = [
             "A report counts finished tasks per call site and keeps no times for them: the lanes are the tasks running "
@@ -103,6 +107,7 @@ extension BackgroundTaskTimeline {
                 ("begun", site.begun), ("ended", site.ended), ("expired", site.expired),
                 ("held after handlers", site.heldAfterHandlers), ("rescued", site.rescued),
                 ("safety net", site.endedBySafetyNet), ("ended twice", site.doubleEnds),
+                ("ended after rescue", site.endedAfterRescue),
             ]
             notes.append(
                 "\(site.callSite): "

@@ -9,7 +9,8 @@ import Testing
 /// The attachment is `TESTNAME-timeline.svg`, titled with the test's name, with the failure's message under the lanes.
 /// It is recorded when an `expect…` helper fails, also when the test then catches the error (the `waitFor…` helpers
 /// attach nothing). Outside a Swift Testing test (XCTest, `bgtask`) nothing is attached; the failure still carries
-/// ``SimulatorExpectationFailure/timeline``.
+/// ``SimulatorExpectationFailure/timeline``. Attachments need Swift 6.2 (Xcode 26); the load-time installation, Swift 6.3
+/// (with Swift 6.2 the `.backgroundTaskSimulator` trait installs it).
 package enum TimelineAttachments {
     /// Makes the test kit attach timelines (idempotent).
     package static func install() {
@@ -17,9 +18,13 @@ package enum TimelineAttachments {
     }
 
     private static let installed: Void = ExpectationFailureReporting.install { failure in
-        guard let test = Test.current else { return }
-        Attachment.record(
-            picture(of: failure, inTestNamed: test.name).svg(), named: attachmentName(forTestNamed: test.name))
+        // `Attachment` is public from Swift 6.2; with older compilers the failure still carries its timeline.
+        #if compiler(>=6.2)
+            guard let test = Test.current else { return }
+            let name = test.displayName ?? test.name
+            Attachment.record(
+                picture(of: failure, inTestNamed: name).svg(), named: attachmentName(forTestNamed: test.name))
+        #endif
     }
 
     /// The failure's timeline titled with the test's name, its message the first note.

@@ -35,7 +35,9 @@ public struct SimulatorExpectationFailure: Error, CustomStringConvertible {
     ///   - message: What was expected and what happened instead.
     ///   - log: The simulator's log.
     ///   - assertions: Every assertion granted, with how long it was held.
-    ///   - timeline: The run as a picture; `nil` draws one from `log` and `assertions`.
+    ///   - timeline: The run as a picture; `nil` draws one from `log` and `assertions` with the default policy (the
+    ///     simulator's `expect…` helpers pass the picture `BackgroundTaskSimulator.timeline(title:)` draws, with the
+    ///     simulator's own policy).
     public init(
         message: String, log: [SimulatorLogEntry], assertions: [SimulatedAssertionHistory] = [],
         timeline: BackgroundTaskTimeline? = nil
@@ -155,8 +157,13 @@ extension BackgroundTaskSimulator {
     /// test kit, which attaches the timeline to the current test; a `waitFor…` helper's is not (code waits with
     /// `try?` where a timeout is no failure).
     func failure(_ message: String, isExpectation: Bool = true) -> SimulatorExpectationFailure {
-        let failure = SimulatorExpectationFailure(
-            message: message, log: log, assertions: assertionHistory, timeline: timeline(title: "Simulated run"))
+        // One reading of the state, so that the log, the assertions and the picture agree.
+        let (log, history, configuration, now) = state.withLock {
+            ($0.log, $0.historyInOrder, $0.configuration, $0.now)
+        }
+        let timeline = BackgroundTaskTimeline(
+            simulatorLog: log, assertions: history, configuration: configuration, end: now, title: "Simulated run")
+        let failure = SimulatorExpectationFailure(message: message, log: log, assertions: history, timeline: timeline)
         if isExpectation { ExpectationFailureReporting.report(failure) }
         return failure
     }

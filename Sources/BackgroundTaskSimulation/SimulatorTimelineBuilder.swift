@@ -31,7 +31,9 @@ extension BackgroundTaskTimeline {
     ///   - log: The log, in time order (`BackgroundTaskSimulator.log`).
     ///   - assertions: The assertions' histories (`BackgroundTaskSimulator.assertionHistory`): they add call sites
     ///     and tell a safety net's end from an owner's. Without them lanes have no call site.
-    ///   - configuration: The policy the run had: its initial state and background time budget.
+    ///   - configuration: The policy the run had: its initial state and background time budget. The default is the
+    ///     default policy; pass the simulator's (`BackgroundTaskSimulator.configuration`), or use
+    ///     `BackgroundTaskSimulator.timeline(title:)`, which does.
     ///   - end: The last second shown; `nil` for the last entry's time.
     ///   - title: What the picture shows.
     public init(
@@ -54,19 +56,24 @@ struct SimulatorTimelineBuilder {
     /// Open lanes: assertions by identifier, scheduled tasks and file locks by name.
     private var openAssertions: [Int: Int] = [:]
     private var laneOfAssertion: [Int: Int] = [:]
-    private var openScheduled: [String: Int] = [:]
-    private var openLocks: [String: Int] = [:]
+    /// Open scheduled tasks and file locks by identifier or name, oldest first: one identifier can be launched again
+    /// while its first launch runs, and one lock name taken twice.
+    private var openScheduled: [String: [Int]] = [:]
+    private var openLocks: [String: [Int]] = [:]
     private var states: [TimelineStateSpan] = []
     private var state: TimelineStateSpan.State
     private var stateSince: Double = 0
     private var budgets: [TimelineBudget] = []
     private var stay: TimelineBudget?
     private var runSince: Double?
+    /// The background time used in the current stay (kept, not summed again at each run).
+    private var usedInStay: Double = 0
     private var moments: [TimelineMoment] = []
     private var termination: TimelineTermination?
 
     init(configuration: SimulatorConfiguration, assertions: [SimulatedAssertionHistory]) {
-        budgetSeconds = configuration.backgroundTimeBudget.isFinite ? max(configuration.backgroundTimeBudget, 0) : 0
+        // NaN counts as 0, as in the simulator; `.infinity` is a budget that never runs out.
+        budgetSeconds = configuration.backgroundTimeBudget.isNaN ? 0 : max(configuration.backgroundTimeBudget, 0)
         histories = Dictionary(assertions.map { ($0.assertion.identifier.rawValue, $0) }) { first, _ in first }
         state = Self.state(configuration.initialState)
         if state == .background { stay = TimelineBudget(seconds: budgetSeconds, from: 0, to: 0, runs: []) }
@@ -131,10 +138,10 @@ struct SimulatorTimelineBuilder {
         case .misuse(let misuse):
             moments.append(TimelineMoment(kind: .note, time: time, text: "misuse: \(misuse)"))
         case .fileLockTaken(let name):
-            openLocks[name] = lanes.count
+            openLocks[name, default: []].append(lanes.count)
             lanes.append(TimelineLane(kind: .fileLock, name: name, begin: time, end: nil, ending: .stillHeld))
         case .fileLockReleased(let name):
-            guard let index = openLocks.removeValue(forKey: name) else { return }
+            guard let index = Self.takeOldest(name, from: &openLocks) else { return }
             lanes[index].end = time
             lanes[index].ending = .ended
         default: applyScheduled(entry.event, at: time)
@@ -144,23 +151,23 @@ struct SimulatorTimelineBuilder {
     private mutating func applyScheduled(_ event: SimulatorEvent, at time: TimeInterval) {
         switch event {
         case .scheduledTaskLaunched(let identifier):
-            openScheduled[identifier] = lanes.count
+            openScheduled[identifier, default: []].append(lanes.count)
             lanes.append(
                 TimelineLane(kind: .scheduledTask, name: identifier, begin: time, end: nil, ending: .stillHeld))
         case .scheduledTaskExpired(let identifier, let hasHandler):
-            guard let index = openScheduled[identifier] else { return }
+            guard let index = openScheduled[identifier]?.first else { return }
             let text =
                 hasHandler
                 ? "its time ran out: expiration handler called"
                 : "its time ran out with no expiration handler: the system marked it complete, unsuccessful"
             lanes[index].marks.append(TimelineMark(kind: .expirationHandlerCalled, time: time, text: text))
             if !hasHandler {
-                openScheduled[identifier] = nil
+                _ = Self.takeOldest(identifier, from: &openScheduled)
                 lanes[index].end = time
                 lanes[index].ending = .endedBySystem
             }
         case .scheduledTaskCompleted(let identifier, let success):
-            guard let index = openScheduled.removeValue(forKey: identifier) else { return }
+            guard let index = Self.takeOldest(identifier, from: &openScheduled) else { return }
             lanes[index].end = time
             lanes[index].ending = .ended
             if !success {
@@ -176,10 +183,18 @@ struct SimulatorTimelineBuilder {
                     kind: .note, time: time,
                     text: "continued processing submitted: \(identifier)\(queued ? ", queued" : "")"))
         case .continuedProcessingStopped(let identifier):
-            guard let index = openScheduled[identifier] else { return }
+            guard let index = openScheduled[identifier]?.first else { return }
             lanes[index].marks.append(TimelineMark(kind: .note, time: time, text: "the person stopped it"))
         default: return
         }
+    }
+
+    /// The oldest open lane under `key`, removed from the open ones.
+    private static func takeOldest(_ key: String, from open: inout [String: [Int]]) -> Int? {
+        guard var indices = open[key], !indices.isEmpty else { return nil }
+        let index = indices.removeFirst()
+        open[key] = indices.isEmpty ? nil : indices
+        return index
     }
 
     private mutating func markAssertion(
@@ -226,6 +241,7 @@ struct SimulatorTimelineBuilder {
             stay = nil
         } else if newState == .background, stay == nil {
             stay = TimelineBudget(seconds: budgetSeconds, from: time, to: time, runs: [])
+            usedInStay = 0
         }
         updateRun(at: time)
     }
@@ -243,11 +259,13 @@ struct SimulatorTimelineBuilder {
 
     private mutating func closeRun(from: TimeInterval, to: TimeInterval) {
         guard var current = stay else { return }
-        let usedBefore = current.used
-        if current.goneAt == nil, usedBefore + (to - from) >= current.seconds {
-            current.goneAt = from + max(current.seconds - usedBefore, 0)
+        if current.goneAt == nil, current.seconds.isFinite, usedInStay + (to - from) >= current.seconds {
+            current.goneAt = from + max(current.seconds - usedInStay, 0)
         }
-        if to > from { current.runs.append(TimelineBudget.Run(from: from, to: to)) }
+        if to > from {
+            current.runs.append(TimelineBudget.Run(from: from, to: to))
+            usedInStay += to - from
+        }
         stay = current
     }
 
@@ -276,12 +294,14 @@ struct SimulatorTimelineBuilder {
             return "terminated \(termination.code) at \(formatSeconds(termination.time)) s (\(termination.reason))"
         }
         let held = timeline.heldLanes.count
+        if let prevented = timeline.moments.first(where: { $0.kind == .terminationPrevented }) {
+            return
+                "alive only because the debugger was attached: without it, killed at \(formatSeconds(prevented.time)) s"
+                + (held > 0 ? "; \(held) still held at \(formatSeconds(timeline.end)) s" : "")
+        }
         if held > 0 { return "\(held) still held at \(formatSeconds(timeline.end)) s" }
         if let expiry = timeline.moments.first(where: { $0.kind == .handlersCalled }) {
             return "background time ran out at \(formatSeconds(expiry.time)) s; everything ended, no termination"
-        }
-        if timeline.moments.contains(where: { $0.kind == .terminationPrevented }) {
-            return "alive only because the debugger was attached"
         }
         return "everything ended; no termination"
     }

@@ -73,7 +73,7 @@ struct TimelineCommandTests {
         let result = await BGTask.run(["simulate", "--explain", "missing-handler", "--timeline", "-"])
         #expect(result.exitStatus == 0)
         #expect(result.standardOutput.contains("\nmissing-handler — naive\nterminated 0x8badf00d"))
-        #expect(result.standardOutput.contains("Key: F foreground"))
+        #expect(result.standardOutput.contains("Key: App F foreground"))
     }
 
     @Test func aFileEndingInTxtGetsTheTextChart() async throws {
@@ -111,7 +111,7 @@ struct TimelineCommandTests {
         #expect(result.standardOutput.contains("process 4100"))
         let lanes = try Self.picture(at: output).root.all(withClass: "lane")
         #expect(lanes.map { $0.number("begin") } == [0, 25])
-        #expect(lanes.allSatisfy { $0.attributes["data-ending"] == "stillHeld" })
+        #expect(lanes.allSatisfy { $0.attributes["data-ending"] == "inFlight" })
         #expect(lanes[0].all(withClass: "mark-heldAfterHandlers").count == 1)
 
         let report = BackgroundTaskReport(
@@ -132,6 +132,7 @@ struct TimelineCommandTests {
         let result = await BGTask.run(["report", input.path, "--timeline", folder.appendingPathComponent("x.svg").path])
         #expect(result.exitStatus == 2)
         #expect(result.standardError.contains("is a list of probable terminations, which records no times"))
+        #expect(result.standardOutput.contains("0 probable background-task terminations"))
     }
 
     @Test func unwritableTargetsAndBadCombinationsAreErrorsNotTraps() async throws {
@@ -153,6 +154,8 @@ struct TimelineCommandTests {
             ["simulate", "--list", "--timeline", "x.svg"], ["simulate", "--timeline"], ["simulate", "--timeline", ""],
             ["simulate", "--explain", "double-end", "--timelines", "dir"], ["report", "x.json", "--timeline"],
             ["simulate", "--timeline", "a.svg", "--timeline", "b.svg"],
+            ["simulate", "--format", "json", "--timeline", "-"],
+            ["report", "x.json", "--format", "json", "--timeline", "-"],
         ] {
             let result = await BGTask.run(arguments)
             #expect(result.exitStatus == 2, "\(arguments)")

@@ -35,7 +35,8 @@ struct TimelineSVGTests {
         let svg = try #require(SVGDocument(Self.killed.svg()))
         #expect(svg.root.name == "svg")
         #expect(svg.root.attributes["role"] == "img")
-        #expect(svg.root.attributes["aria-labelledby"] == "timeline-title timeline-desc")
+        #expect(svg.root.attributes["aria-labelledby"] == "timeline-title")
+        #expect(svg.root.attributes["aria-describedby"] == "timeline-desc")
         let title = try #require(svg.root.children.first { $0.name == "title" })
         #expect(title.text == "Background-task timeline: export — naive")
         let description = try #require(svg.root.children.first { $0.name == "desc" })
@@ -93,12 +94,12 @@ struct TimelineSVGTests {
     }
 
     @Test func namesThatLookLikeMarkupAreEscaped() throws {
-        let name = "<script>alert(\"x\") & 'y'</script>\u{0007}"
+        let name = "<script>alert(\"x\") & 'y'</script>\u{0007}\u{FFFF}"
         let timeline = BackgroundTaskTimeline(
             title: "a & b <c>", end: 10, lanes: [TimelineLane(name: name, begin: 0, end: 5, ending: .ended)])
         let svg = try #require(SVGDocument(timeline.svg(options: TimelineRenderingOptions(width: 2_000))))
         let label = try #require(svg.root.all(withClass: "lane-label").first)
-        #expect(label.text == "<script>alert(\"x\") & 'y'</script>\u{FFFD}")
+        #expect(label.text == "<script>alert(\"x\") & 'y'</script>\u{FFFD}\u{FFFD}")
         #expect(svg.panels.first?.attributes["data-title"] == "a & b <c>")
     }
 

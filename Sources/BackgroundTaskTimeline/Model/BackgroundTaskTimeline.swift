@@ -24,7 +24,7 @@ public struct BackgroundTaskTimeline: Codable, Equatable, Sendable {
     public var end: Double
     /// One lane per assertion, scheduled task or file lock, in the order they began.
     public var lanes: [TimelineLane]
-    /// The app's state over time, in order; gaps are drawn as an unknown state.
+    /// The app's state over time, in order; gaps are left blank. None at all is drawn as an unknown state.
     public var appStates: [TimelineStateSpan]
     /// Each stay in the background with its budget of background time.
     public var budgets: [TimelineBudget]
@@ -65,9 +65,10 @@ public struct BackgroundTaskTimeline: Codable, Equatable, Sendable {
         self.notes = notes
     }
 
-    /// The lanes still held when the timeline ends (at the termination, or when the source stopped looking).
+    /// The lanes still held when the timeline ends: at the termination, at the end of a settled run, or in flight
+    /// when the source took its picture.
     public var heldLanes: [TimelineLane] {
-        lanes.filter { $0.ending == .heldAtTermination || $0.ending == .stillHeld }
+        lanes.filter { $0.end == nil }
     }
 
     /// A summary in one sentence: the lanes, how many had problems, and the verdict; what a screen reader says

@@ -20,10 +20,17 @@ public struct TimelineLane: Codable, Equatable, Sendable {
         case rescued
         /// The system ended it: a scheduled task that expired with no expiration handler.
         case endedBySystem
+        /// Its time ran out, and the source reports nothing after that: a manager's task that the expiry ended, or an
+        /// observed task whose end after its expiry was not reported.
+        case expired
         /// It was still held when the app was terminated.
         case heldAtTermination
-        /// It was still held when the source stopped looking (the end of a run, or a snapshot).
+        /// It was still held when the run's picture was taken; at the end of a run that has settled (as `bgtask
+        /// simulate` runs do), nothing would have ended it: a leak.
         case stillHeld
+        /// It was running when the source took its picture (a snapshot, a report, the last observed event): work in
+        /// progress, not a problem in itself.
+        case inFlight
     }
 
     /// What kind of thing the lane stands for.
@@ -64,10 +71,11 @@ public struct TimelineLane: Codable, Equatable, Sendable {
         return name
     }
 
-    /// Whether anything went wrong: it was not ended by its owner, or the system expired it, warned about it or found
-    /// it held after its handlers. Lanes with a problem are never folded into a density band.
+    /// Whether anything went wrong: it was not ended by its owner (and was not simply in flight), or the system
+    /// expired it, warned about it or found it held after its handlers. Lanes with a problem are never folded into a
+    /// density band while there is room for them.
     public var hasProblem: Bool {
-        ending != .ended || marks.contains { $0.kind.isProblem }
+        (ending != .ended && ending != .inFlight) || marks.contains { $0.kind.isProblem }
     }
 
     /// Seconds it was held, up to `timelineEnd` while held to the end.

@@ -66,7 +66,7 @@ struct TimelineSVGRenderer {
         let panels = timelines.map { timeline in
             (timeline, TimelineFolding(timeline.lanes, maximum: maximumLanes, end: timeline.end))
         }
-        let legendHeight = 74.0
+        let legendHeight = legendRows() * 20 + 16
         let height = panels.reduce(margin) { $0 + panelHeight($1.0, $1.1) } + legendHeight + margin
         let heading =
             timelines.count == 1
@@ -75,7 +75,7 @@ struct TimelineSVGRenderer {
         out.raw(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(out.n(width))\" height=\"\(out.n(height))\" "
                 + "viewBox=\"0 0 \(out.n(width)) \(out.n(height))\" role=\"img\" "
-                + "aria-labelledby=\"timeline-title timeline-desc\" "
+                + "aria-labelledby=\"timeline-title\" aria-describedby=\"timeline-desc\" "
                 + "font-family=\"-apple-system, 'Helvetica Neue', Helvetica, Arial, sans-serif\">")
         out.raw("<title id=\"timeline-title\">\(SVGBuilder.escape(heading))</title>")
         out.raw("<desc id=\"timeline-desc\">\(SVGBuilder.escape(description(panels)))</desc>")
@@ -112,7 +112,7 @@ struct TimelineSVGRenderer {
         let bands = (folding.finished.isEmpty ? 0 : 1) + (folding.troubled.isEmpty ? 0 : 1)
         let lanes = max(folding.visible.count, timeline.lanes.isEmpty ? 1 : 0)
         return 64 + 3 * rowHeight + Double(lanes) * laneHeight + Double(bands) * bandHeight
-            + Double(timeline.notes.count) * 16 + 20
+            + Double(noteLines(timeline).count) * 16 + 20
     }
 
     // MARK: - A panel
@@ -130,7 +130,8 @@ struct TimelineSVGRenderer {
         }
         let axisY = top + 56
         let rowsTop = axisY + 8
-        let bottom = top + panelHeight(timeline, folding) - 20 - Double(timeline.notes.count) * 16
+        let notes = noteLines(timeline)
+        let bottom = top + panelHeight(timeline, folding) - 20 - Double(notes.count) * 16
         drawAxis(y: axisY, bottom: bottom)
         drawStates(timeline, y: rowsTop)
         drawBudgets(timeline, y: rowsTop + rowHeight)
@@ -138,7 +139,7 @@ struct TimelineSVGRenderer {
         var y = rowsTop + 3 * rowHeight
         out.open("g", [("class", "lanes")])
         if timeline.lanes.isEmpty {
-            out.text("No lane to draw.", x: chartLeft, y: y + 17, size: 12, fill: "#777777")
+            out.text("No lane to draw.", x: chartLeft, y: y + 17, size: 12, fill: "#666666")
             y += laneHeight
         }
         for lane in folding.visible {
@@ -155,11 +156,16 @@ struct TimelineSVGRenderer {
             y += bandHeight
         }
         drawGuides(timeline, top: rowsTop, bottom: y)
-        for note in timeline.notes {
+        for note in notes {
             y += 16
             out.text(note, x: margin, y: y, size: 11, fill: "#555555", className: "note")
         }
         out.close("g")
+    }
+
+    /// The notes, wrapped to the picture's width (at about 6 points a character of 11-point text).
+    private func noteLines(_ timeline: BackgroundTaskTimeline) -> [String] {
+        timeline.notes.flatMap { SVGBuilder.wrap($0, to: Int((width - 2 * margin) / 6)) }
     }
 
     private mutating func drawAxis(y: Double, bottom: Double) {
@@ -173,7 +179,9 @@ struct TimelineSVGRenderer {
             out.text(
                 "\(TimelineNumber.seconds(tick)) s", x: position, y: y, size: 10, fill: "#666666", anchor: "middle",
                 className: "tick-label")
-            tick += step
+            let next = tick + step
+            guard next > tick else { break }  // a step too small for the start's magnitude
+            tick = next
             count += 1
         }
         out.close("g")
@@ -229,12 +237,14 @@ struct TimelineSVGRenderer {
         out.open("g", [("class", "row budget")])
         rowLabel("Background time", y: y)
         if timeline.budgets.isEmpty {
-            out.text("not in the background", x: chartLeft, y: y + 16, size: 10, fill: "#888888")
+            out.text("not in the background", x: chartLeft, y: y + 16, size: 10, fill: "#666666")
         }
         for budget in timeline.budgets {
+            let granted =
+                budget.seconds.isFinite ? "\(TimelineNumber.seconds(budget.seconds)) s of" : "unlimited"
             var words =
-                "Entered the background at \(TimelineNumber.seconds(budget.from)) s with "
-                + "\(TimelineNumber.seconds(budget.seconds)) s of background time; used \(TimelineNumber.seconds(budget.used)) s"
+                "Entered the background at \(TimelineNumber.seconds(budget.from)) s with \(granted) background time; "
+                + "used \(TimelineNumber.seconds(budget.used)) s"
             if let called = budget.handlersCalledAt {
                 words += "; expiration handlers called at \(TimelineNumber.seconds(called)) s"
             }
@@ -242,7 +252,8 @@ struct TimelineSVGRenderer {
             out.open(
                 "g",
                 [
-                    ("class", "budget-stay"), ("data-seconds", TimelineNumber.seconds(budget.seconds)),
+                    ("class", "budget-stay"),
+                    ("data-seconds", budget.seconds.isFinite ? TimelineNumber.seconds(budget.seconds) : "unlimited"),
                     ("data-used", TimelineNumber.seconds(budget.used)),
                 ])
             out.title(words)
@@ -273,7 +284,8 @@ struct TimelineSVGRenderer {
                 switch moment.kind {
                 case .handlersCalled: .diamond
                 case .console: .triangle
-                case .refused, .note: .circle
+                case .refused: .square
+                case .note: .circle
                 case .terminationPrevented: .cross
                 }
             out.shape(

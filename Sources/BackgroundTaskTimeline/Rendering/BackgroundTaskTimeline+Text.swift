@@ -1,7 +1,7 @@
 extension BackgroundTaskTimeline {
     /// The timeline as plain text for a terminal: one row of characters per lane on a shared time axis, rows for the
-    /// app's state, the background time and the system, the lanes' endings and call sites, and a legend. ASCII only,
-    /// so it survives any terminal and log.
+    /// app's state, the background time and the system, the lanes' endings and call sites, and a key. The chart's
+    /// own characters are ASCII; names and call sites are shown as given, with control characters replaced by `?`.
     ///
     /// ```text
     /// property-overwrite — naive
@@ -56,18 +56,18 @@ struct TimelineTextChart {
     }
 
     private mutating func add(_ name: String, _ row: [Character], _ trailer: String = "") {
-        var line = label(name) + String(row)
+        var line = label(Self.printable(name)) + String(row)
         if trailer.isEmpty {
             while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
         } else {
-            line += "  " + trailer
+            line += "  " + Self.printable(trailer)
         }
         lines.append(line)
     }
 
     mutating func render(folding: TimelineFolding) -> String {
-        lines = [timeline.title]
-        if let subtitle = timeline.subtitle { lines.append(subtitle) }
+        lines = [Self.printable(timeline.title)]
+        if let subtitle = timeline.subtitle { lines.append(Self.printable(subtitle)) }
         addAxis()
         var state = blank()
         for span in timeline.appStates {
@@ -88,7 +88,7 @@ struct TimelineTextChart {
                 switch moment.kind {
                 case .handlersCalled: "E"
                 case .console: "w"
-                case .refused: "r"
+                case .refused: "n"
                 case .terminationPrevented: "x"
                 case .note: "*"
                 }
@@ -99,12 +99,31 @@ struct TimelineTextChart {
         if timeline.lanes.isEmpty { lines.append(label("") + "(no lane to draw)") }
         addBand(folding.finished, what: "finished tasks")
         addBand(folding.troubled, what: "more with a problem")
-        lines += timeline.notes
+        lines += timeline.notes.map(Self.printable)
         lines.append(
-            "Key: F foreground, B background, s suspended, X terminated; = held, # held to the end, ~ safety net, "
-                + "r rescued; E expiration handler called, < handler returned, ! held after handlers, w warning, "
-                + "2 ended twice, | budget gone.")
+            "Key: App F foreground, B background, s suspended, X terminated, ? unknown. Background time . in the "
+                + "background, = running, E handlers called, | budget gone. System E handlers called, w console, "
+                + "n begin refused, x kill the debugger prevented, * note, X termination. Lanes = held, # held to "
+                + "the end, + in flight, ~ safety net, r rescued, e expired, - ended by the system; E expiration "
+                + "handler called, < handler returned, ! held after handlers, w warning, 2 ended twice, * note, "
+                + "X termination. Folded rows: more held at once from . to @.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` with control characters (which a terminal would act on) replaced by `?`.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) else {
+            return text
+        }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
+                result += "?"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     private mutating func addAxis() {

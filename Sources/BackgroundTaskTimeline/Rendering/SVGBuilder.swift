@@ -61,7 +61,7 @@ struct SVGBuilder {
 
     /// The shapes of marks and moments, told apart by form as well as colour.
     enum Shape {
-        case diamond, triangle, cross, tick, circle
+        case diamond, triangle, cross, tick, circle, square
     }
 
     mutating func shape(
@@ -75,6 +75,10 @@ struct SVGBuilder {
         case .cross:
             path = "M\(n(x - r)) \(n(y - r))L\(n(x + r)) \(n(y + r))M\(n(x + r)) \(n(y - r))L\(n(x - r)) \(n(y + r))"
         case .tick: path = "M\(n(x)) \(n(y - r))L\(n(x)) \(n(y + r))"
+        case .square:
+            let side = r * 0.8
+            path =
+                "M\(n(x - side)) \(n(y - side))L\(n(x + side)) \(n(y - side))L\(n(x + side)) \(n(y + side))L\(n(x - side)) \(n(y + side))Z"
         case .circle:
             path = "M\(n(x - r)) \(n(y))a\(n(r)) \(n(r)) 0 1 0 \(n(2 * r)) 0a\(n(r)) \(n(r)) 0 1 0 \(n(-2 * r)) 0Z"
         }
@@ -108,9 +112,10 @@ struct SVGBuilder {
         TimelineNumber.coordinate(value)
     }
 
-    /// Text safe in XML content and attribute values; characters XML 1.0 forbids become U+FFFD.
+    /// Text safe in XML content and attribute values; characters XML 1.0 forbids (controls, U+FFFE, U+FFFF) become
+    /// U+FFFD, and tabs and line breaks spaces.
     static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { "&<>\"'".unicodeScalars.contains($0) || $0.value < 0x20 })
+        guard text.unicodeScalars.contains(where: { "&<>\"'".unicodeScalars.contains($0) || isForbidden($0) })
         else { return text }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 16)
@@ -123,10 +128,45 @@ struct SVGBuilder {
             case "'": escaped += "&apos;"
             case "\t", "\n", "\r": escaped += " "
             default:
-                if scalar.value < 0x20 { escaped += "\u{FFFD}" } else { escaped.unicodeScalars.append(scalar) }
+                if isForbidden(scalar) { escaped += "\u{FFFD}" } else { escaped.unicodeScalars.append(scalar) }
             }
         }
         return escaped
+    }
+
+    /// Whether XML 1.0 forbids `scalar` (or it is a tab or line break, which attributes would fold).
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    }
+
+    /// `text` in lines of at most `limit` characters, broken at spaces where it can be, one line per line break.
+    static func wrap(_ text: String, to limit: Int) -> [String] {
+        let limit = max(limit, 8)
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                var word = Substring(word)
+                while word.count > limit {
+                    if !line.isEmpty {
+                        lines.append(line)
+                        line = ""
+                    }
+                    lines.append(String(word.prefix(limit)))
+                    word = word.dropFirst(limit)
+                }
+                if line.isEmpty {
+                    line = String(word)
+                } else if line.count + 1 + word.count <= limit {
+                    line += " " + word
+                } else {
+                    lines.append(line)
+                    line = String(word)
+                }
+            }
+            lines.append(line)
+        }
+        return lines
     }
 
     /// `text` cut to `limit` characters, with an ellipsis when cut.

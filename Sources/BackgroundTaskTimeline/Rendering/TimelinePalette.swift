@@ -16,8 +16,10 @@ enum TimelinePalette {
         case .endedBySafetyNet: "#e08a1e"
         case .rescued: "#8b5cc4"
         case .endedBySystem: "#8c8c8c"
+        case .expired: "#f08c00"
         case .heldAtTermination: "#cc2b22"
         case .stillHeld: "#e8776f"
+        case .inFlight: "#8fb3de"
         }
     }
 
@@ -26,7 +28,7 @@ enum TimelinePalette {
         case .expirationHandlerCalled: "#f08c00"
         case .expirationHandlerReturned: "#333333"
         case .heldAfterHandlers: "#b00000"
-        case .warning: "#f2c300"
+        case .warning: "#c99a00"
         case .endedTwice: "#111111"
         case .note: "#9a9a9a"
         }
@@ -63,8 +65,10 @@ enum TimelinePalette {
         case .endedBySafetyNet: "ended by the safety net (leaked)"
         case .rescued: "rescued by the tracer"
         case .endedBySystem: "ended by the system"
+        case .expired: "expired"
         case .heldAtTermination: "held at termination"
         case .stillHeld: "still held"
+        case .inFlight: "in flight"
         }
     }
 
@@ -94,7 +98,9 @@ enum TimelinePalette {
         case .endedBySafetyNet: "~"
         case .rescued: "r"
         case .endedBySystem: "-"
+        case .expired: "e"
         case .heldAtTermination, .stillHeld: "#"
+        case .inFlight: "+"
         }
     }
 

@@ -60,7 +60,8 @@ extension TimelineSVGRenderer {
                 switch mark.kind {
                 case .expirationHandlerCalled: .diamond
                 case .expirationHandlerReturned: .tick
-                case .heldAfterHandlers, .endedTwice: .cross
+                case .heldAfterHandlers: .cross
+                case .endedTwice: .square
                 case .warning: .triangle
                 case .note: .circle
                 }
@@ -77,7 +78,13 @@ extension TimelineSVGRenderer {
     /// Folded lanes as one row: how many were held at each moment, as an area.
     mutating func drawBand(_ lanes: [TimelineLane], troubled: Bool, timelineEnd: Double, y: Double) {
         let bins = max(Int((chartRight - chartLeft) / 2), 1)
-        let band = DensityBand(lanes, start: start, end: end, bins: bins)
+        // Lanes held to the end of their own panel, not to the end of a longer panel beside it.
+        let band = DensityBand(
+            lanes.map { lane in
+                var lane = lane
+                if lane.end == nil { lane.end = timelineEnd }
+                return lane
+            }, start: start, end: end, bins: bins)
         let what = troubled ? "more lanes with a problem" : "finished tasks"
         let words =
             "\(TimelineNumber.count(lanes.count)) \(what), folded: up to \(TimelineNumber.count(band.peak)) held at once"
@@ -142,47 +149,65 @@ extension TimelineSVGRenderer {
         out.close("g")
     }
 
+    /// The legend's entries: a swatch or shape, its colour and its words.
+    private var legendEntries: [(shape: SVGBuilder.Shape?, fill: String, label: String)] {
+        var entries: [(shape: SVGBuilder.Shape?, fill: String, label: String)] = TimelineStateSpan.State.allCases.map {
+            (nil, TimelinePalette.fill($0), "app \(TimelinePalette.words($0))")
+        }
+        entries.append((nil, TimelinePalette.budgetRun, "background time running"))
+        entries += TimelineLane.Ending.allCases.map { (nil, TimelinePalette.fill($0), TimelinePalette.words($0)) }
+        entries += [
+            (.triangle, TimelinePalette.fill(TimelineLane.Ending.stillHeld), "open end: held to the edge"),
+            (nil, TimelinePalette.band, "folded tasks held at once"),
+            (.diamond, TimelinePalette.fill(TimelineMark.Kind.expirationHandlerCalled), "expiration handlers called"),
+            (.tick, TimelinePalette.fill(TimelineMark.Kind.expirationHandlerReturned), "handler returned"),
+            (.cross, TimelinePalette.fill(TimelineMark.Kind.heldAfterHandlers), "held after its handlers"),
+            (.square, TimelinePalette.fill(TimelineMark.Kind.endedTwice), "ended twice / begin refused"),
+            (.triangle, TimelinePalette.fill(TimelineMark.Kind.warning), "iOS console warning"),
+            (.circle, TimelinePalette.fill(TimelineMark.Kind.note), "note"),
+            (.cross, TimelinePalette.fill(TimelineMoment.Kind.terminationPrevented), "kill the debugger prevented"),
+            (.tick, TimelinePalette.termination, "termination, with its code; budget gone"),
+        ]
+        return entries
+    }
+
+    /// Where each legend entry goes: wrapped before an entry that would pass the right edge.
+    private func legendLayout() -> [(x: Double, row: Int)] {
+        var positions: [(x: Double, row: Int)] = []
+        var x = margin
+        var row = 0
+        for entry in legendEntries {
+            let entryWidth = Double(entry.label.count) * 6 + 30
+            if x > margin, x + entryWidth > width - margin {
+                x = margin
+                row += 1
+            }
+            positions.append((x, row))
+            x += entryWidth
+        }
+        return positions
+    }
+
+    /// How many rows the legend takes at this width.
+    func legendRows() -> Double {
+        Double((legendLayout().last?.row ?? 0) + 1)
+    }
+
     mutating func drawLegend(top: Double) {
         out.open("g", [("class", "legend")])
         out.title("Legend")
-        var x = margin
-        var y = top + 14
-        func advance(_ label: String) {
-            x += Double(label.count) * 6.2 + 30
-            if x > width - 160 {
-                x = margin
-                y += 20
+        for (entry, position) in zip(legendEntries, legendLayout()) {
+            let x = position.x
+            let y = top + 14 + Double(position.row) * 20
+            if let shape = entry.shape {
+                out.shape(
+                    shape, x: x + 7, y: y - 4, radius: 5, fill: entry.fill, className: "legend-shape", extra: "",
+                    title: entry.label)
+            } else {
+                out.rect(x: x, y: y - 9, width: 14, height: 10, fill: entry.fill, stroke: "#bbbbbb")
             }
+            out.text(entry.label, x: x + 18, y: y, size: 10.5, fill: "#333333")
         }
-        for state in [TimelineStateSpan.State.foreground, .background, .suspended, .terminated] {
-            let label = "app \(TimelinePalette.words(state))"
-            out.rect(x: x, y: y - 9, width: 14, height: 10, fill: TimelinePalette.fill(state))
-            out.text(label, x: x + 18, y: y, size: 10.5, fill: "#333333")
-            advance(label)
-        }
-        out.rect(x: x, y: y - 9, width: 14, height: 10, fill: TimelinePalette.budgetRun)
-        out.text("background time running", x: x + 18, y: y, size: 10.5, fill: "#333333")
-        advance("background time running")
-        for ending in TimelineLane.Ending.allCases {
-            let label = TimelinePalette.words(ending)
-            out.rect(x: x, y: y - 9, width: 14, height: 10, fill: TimelinePalette.fill(ending))
-            out.text(label, x: x + 18, y: y, size: 10.5, fill: "#333333")
-            advance(label)
-        }
-        let shapes: [(SVGBuilder.Shape, String, String)] = [
-            (.diamond, TimelinePalette.fill(TimelineMark.Kind.expirationHandlerCalled), "expiration handler called"),
-            (.tick, TimelinePalette.fill(TimelineMark.Kind.expirationHandlerReturned), "handler returned"),
-            (.cross, TimelinePalette.fill(TimelineMark.Kind.heldAfterHandlers), "held after handlers / ended twice"),
-            (.triangle, TimelinePalette.fill(TimelineMark.Kind.warning), "iOS console warning"),
-        ]
-        for (shape, fill, label) in shapes {
-            out.shape(
-                shape, x: x + 7, y: y - 4, radius: 5, fill: fill, className: "legend-shape", extra: "", title: label)
-            out.text(label, x: x + 18, y: y, size: 10.5, fill: "#333333")
-            advance(label)
-        }
-        out.line(x1: x + 7, y1: y - 11, x2: x + 7, y2: y + 2, stroke: TimelinePalette.termination, width: 2.5)
-        out.text("termination, with its code", x: x + 18, y: y, size: 10.5, fill: "#333333")
         out.close("g")
     }
 }
