@@ -58,7 +58,10 @@ let package = Package(
         // `TimelineCost [assertions]`: the time to draw a run of 10,000 assertions as SVG and text, folded and not.
         .executableTarget(
             name: "TimelineCost",
-            dependencies: [.product(name: "BackgroundTaskTimeline", package: "BackgroundTaskKit")]
+            dependencies: [
+                .product(name: "BackgroundTaskTimeline", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskKitTesting", package: "BackgroundTaskKit"),
+            ]
         ),
         // `FieldCost`: the tracer's cost per intercepted begin/end and the flight recorder's per snapshot.
         .executableTarget(

@@ -1,3 +1,4 @@
+import BackgroundTaskKitTesting
 import BackgroundTaskTimeline
 import Dispatch
 
@@ -45,6 +46,36 @@ func run(of count: Int) -> BackgroundTaskTimeline {
         termination: TimelineTermination(time: end, code: "0x8badf00d", reason: "assertionsHeldAfterExpiration"))
 }
 
+/// The same shape of run on the simulator: `count` raw begins in the background, in bursts of 20 every half second,
+/// all ended but one in 200, beside one assertion held for the whole run; the simulator's assertion limit raised and
+/// its budget unlimited, so that the run is not killed.
+@MainActor
+func simulatedRun(of count: Int) -> BackgroundTaskSimulator {
+    var configuration = SimulatorConfiguration()
+    configuration.assertionLimit = count + 1
+    configuration.backgroundTimeBudget = .infinity
+    configuration.longRunningTaskWarningAge = .infinity
+    let simulator = BackgroundTaskSimulator(configuration: configuration)
+    simulator.enterBackground()
+    // Held for the whole run, so that the app is never suspended between bursts.
+    let keepAlive = simulator.beginBackgroundTask(named: "Sync", expirationHandler: nil)
+    var open: [BackgroundTaskIdentifier] = []
+    for index in 0..<count {
+        if index % 20 == 0 {
+            for identifier in open { simulator.endBackgroundTask(identifier) }
+            open.removeAll()
+            simulator.advance(by: 0.5)
+        }
+        guard let identifier = simulator.beginBackgroundTask(named: "Write \(index)", expirationHandler: nil) else {
+            continue
+        }
+        if index % 200 != 199 { open.append(identifier) }
+    }
+    for identifier in open { simulator.endBackgroundTask(identifier) }
+    if let keepAlive { simulator.endBackgroundTask(keepAlive) }
+    return simulator
+}
+
 /// The median wall time of `rounds` calls, in milliseconds, and the last result's size in bytes.
 func measure(rounds: Int, _ body: () -> String) -> (milliseconds: Double, bytes: Int) {
     var times: [Double] = []
@@ -71,4 +102,11 @@ for (label, body) in [
     let (milliseconds, bytes) = measure(rounds: 5, body)
     let padded = label + String(repeating: " ", count: max(24 - label.count, 0))
     print("  \(padded) \(Int(milliseconds.rounded())) ms, \(bytes / 1024) KiB")
+}
+MainActor.assumeIsolated {
+    let simulator = simulatedRun(of: count)
+    let (milliseconds, bytes) = measure(rounds: 5) { simulator.timeline(title: "simulated").svg() }
+    print(
+        "  simulator log -> SVG    \(Int(milliseconds.rounded())) ms, \(bytes / 1024) KiB "
+            + "(\(simulator.log.count) log entries: building the timeline from the log, then drawing it)")
 }
