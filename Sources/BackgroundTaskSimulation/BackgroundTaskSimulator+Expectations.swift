@@ -49,12 +49,14 @@ public struct SimulatorExpectationFailure: Error, CustomStringConvertible {
             timeline ?? BackgroundTaskTimeline(simulatorLog: log, assertions: assertions, title: "Simulated run")
     }
 
-    /// The message, the log, one entry a line, and the assertions with their held times.
+    /// The message, the log, one entry a line, the assertions with their held times, and the timeline as a text
+    /// chart (what a terminal shows of the picture the test kit attaches).
     public var description: String {
         var lines = [message, "Simulator log:"] + log.map { "  \($0)" }
         if !assertions.isEmpty {
             lines += ["Assertions:"] + assertions.map { "  \($0)" }
         }
+        lines += ["Timeline:", timeline.text().trimmingCharacters(in: .newlines)]
         return lines.joined(separator: "\n")
     }
 }

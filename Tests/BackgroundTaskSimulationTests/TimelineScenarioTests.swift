@@ -112,6 +112,8 @@ struct TimelineScenarioTests {
         #expect(failure.timeline.lanes.map(\.label) == ["Upload"])
         #expect(failure.timeline.lanes.first?.ending == .heldAtTermination)
         #expect(failure.timeline.termination?.code == "0x8badf00d")
+        #expect(failure.description.contains("\nTimeline:\nSimulated run\nterminated 0x8badf00d at 30 s"))
+        #expect(failure.description.contains("held at termination"))
         let svg = try #require(SVGDocument(failure.timeline.svg()))
         #expect(svg.root.all(withClass: "lane").first?.attributes["data-ending"] == "heldAtTermination")
     }
