@@ -19,9 +19,9 @@ extension BackgroundTaskTimeline {
     ///
     /// Sources report an expiry differently: a manager's task ends with it, a diagnosing backend reports no end after
     /// it, a tracer ends it in the handler or reports it held after its handlers. So a task whose expiry started and
-    /// that reports no end afterwards is drawn up to its last event with the ending ``TimelineLane/Ending/expired``;
+    /// that reports no end afterwards is drawn up to its last event with the ending `.expired`;
     /// one reported held after its handlers stays held. A task still running at the last event is
-    /// ``TimelineLane/Ending/inFlight``. Events for a task after it ended (a second end, a handler's return) mark its
+    /// `.inFlight`. Events for a task after it ended (a second end, a handler's return) mark its
     /// lane; they never open another.
     ///
     /// Events carry no app state or budget: the state row shows an unknown state. Time 0 is the first event's time.

@@ -10,7 +10,7 @@ extension BackgroundTaskSimulator {
     /// try simulator.timeline(title: "Export").svg().write(toFile: "export.svg", atomically: true, encoding: .utf8)
     /// ```
     ///
-    /// A failing `expect…` helper carries the same picture (``SimulatorExpectationFailure/timeline``), and the test
+    /// A failing `expect…` helper carries the same picture (`SimulatorExpectationFailure.timeline`), and the test
     /// kit attaches it to the failing test.
     ///
     /// - Parameter title: What the picture shows.
