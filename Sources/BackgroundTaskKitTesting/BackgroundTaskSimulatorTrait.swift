@@ -25,7 +25,8 @@ public struct BackgroundTaskSimulatorTrait: TestTrait, SuiteTrait, TestScoping {
     /// The system misbehaviours each simulator injects from the start.
     public var faults: Set<SimulatorFault>
     /// Whether the trait runs ``BackgroundTaskSimulator/expectNoLeaks()`` after the test and records its failure as an
-    /// issue. Turn it off for a test that leaves a task held on purpose.
+    /// issue, with the run's timeline attached (`TESTNAME-timeline.svg`). Turn it off for a test that leaves a task
+    /// held on purpose.
     public var checksForLeaks: Bool
 
     /// Creates the trait; see ``Trait/backgroundTaskSimulator(configuration:faults:checksForLeaks:)``.
