@@ -12,9 +12,10 @@ extension BackgroundTaskTimeline {
     /// Unlike a report or a snapshot, events keep every task's times, so an app can draw its own run from the field:
     ///
     /// ```swift
-    /// diagnosingBackend.addObserver(recorder)  // your observer: appends each event to an array under a lock
+    /// let recorder = TimelineEventRecorder()  // keeps the last 10,000 events
+    /// diagnosingBackend.addObserver(recorder)
     /// // … later, in a debug menu:
-    /// let svg = BackgroundTaskTimeline(events: recorder.events).svg()
+    /// let svg = BackgroundTaskTimeline(events: recorder.events).svg()  // or recorder.timeline().svg()
     /// ```
     ///
     /// Sources report an expiry differently: a manager's task ends with it, a diagnosing backend reports no end after

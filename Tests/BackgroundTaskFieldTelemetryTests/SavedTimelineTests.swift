@@ -159,3 +159,43 @@ struct RecordedEventTimelineTests {
         #expect(timeline.lanes.first?.end != nil)
     }
 }
+
+/// The recorder an app adds as an observer to draw its own runs.
+struct TimelineEventRecorderTests {
+    private let site = BackgroundTaskCallSite(fileID: "App/Sync.swift", line: 9, function: "sync()")
+
+    @MainActor @Test func aRecordedRunIsDrawnFromADiagnosingBackend() {
+        let simulator = BackgroundTaskSimulator()
+        let backend = DiagnosingBackend(wrapping: simulator)
+        let recorder = TimelineEventRecorder()
+        _ = backend.addObserver(recorder)
+        simulator.enterBackground()
+        if let id = backend.beginBackgroundTask(named: "Upload", expirationHandler: nil) {
+            simulator.advance(by: 2)
+            backend.endBackgroundTask(id)
+        }
+        backend.waitForObservers()
+        let timeline = recorder.timeline(title: "field")
+        #expect(timeline.title == "field")
+        #expect(timeline.lanes.map(\.label) == ["Upload"])
+        #expect(timeline.lanes.first?.ending == .ended)
+        #expect(timeline.lanes.first?.begin == 0 && timeline.lanes.first?.end == 2)
+        #expect(recorder.droppedEventCount == 0)
+    }
+
+    @Test func theOldestEventsAreDroppedBeyondTheLimitAndTheTimelineSaysSo() {
+        let recorder = TimelineEventRecorder(maximumEvents: 3)
+        for number in 1...10 {
+            recorder.backgroundTaskEventOccurred(
+                BackgroundTaskEvent(
+                    kind: .began, taskID: .init(number: UInt64(number)), name: nil, callSite: site, time: Double(number)
+                ))
+        }
+        #expect(recorder.events.map(\.taskID.number) == [8, 9, 10])
+        #expect(recorder.droppedEventCount == 7)
+        #expect(recorder.timeline().notes.last?.hasPrefix("7 older events were dropped") == true)
+        recorder.removeAll()
+        #expect(recorder.events.isEmpty && recorder.droppedEventCount == 0)
+        #expect(TimelineEventRecorder(maximumEvents: 0).maximumEvents == 1)
+    }
+}
