@@ -105,7 +105,7 @@ struct ReportCommand {
                     "error: \(path) is \(document.kindDescription), which records no times: --timeline draws "
                     + "a report or a flight-recorder snapshot\n")
         }
-        return SimulateCommand.adding([timeline], at: timelinePath, to: output)
+        return TimelineOutput.adding([timeline], at: timelinePath, to: output)
     }
 }
 

@@ -139,25 +139,9 @@ struct SimulateCommand {
             output.standardError += "Timelines written to \(timelineFolder) (\(files.count) files).\n"
         }
         if let timelinePath {
-            output = Self.adding(files.flatMap(\.timelines), at: timelinePath, to: output)
+            output = TimelineOutput.adding(files.flatMap(\.timelines), at: timelinePath, to: output)
         }
         return output
-    }
-
-    /// `result` with the timelines written to `path` (or printed, for `-`), or the error that kept them from it.
-    static func adding(_ timelines: [BackgroundTaskTimeline], at path: String, to result: CommandResult)
-        -> CommandResult
-    {
-        switch TimelineOutput.write(timelines, to: path) {
-        case .failure(let error):
-            return CommandResult(
-                exitStatus: 2, standardOutput: result.standardOutput, standardError: "error: \(error.message)\n")
-        case .success(let text):
-            var result = result
-            result.standardOutput += text.isEmpty ? "" : "\n" + text
-            if path != "-" { result.standardError += "Timeline written to \(path).\n" }
-            return result
-        }
     }
 
     /// Why `--variant` selected nothing: which of the chosen scenarios lack it, and which scenarios have it.
@@ -196,7 +180,7 @@ struct SimulateCommand {
                 + ["", "The faces: bgtask simulate --scenario \(scenario.id)"]
             let output = CommandResult.success(lines.joined(separator: "\n") + "\n")
             guard let timelinePath else { return output }
-            return Self.adding(
+            return TimelineOutput.adding(
                 [ScenarioRunner.timeline(of: simulator, title: "\(scenario.id) — naive")], at: timelinePath, to: output)
         }
         guard let scenario = ScenarioCatalog.scenario(withID: id),
@@ -214,7 +198,7 @@ struct SimulateCommand {
         }
         let output = explanationOutput(explanation, summary: scenario.summary)
         guard let timelinePath, output.exitStatus == 0 else { return output }
-        return Self.adding([explanation.timeline], at: timelinePath, to: output)
+        return TimelineOutput.adding([explanation.timeline], at: timelinePath, to: output)
     }
 
     private func explanationOutput(_ explanation: ScenarioExplanation, summary: String) -> CommandResult {

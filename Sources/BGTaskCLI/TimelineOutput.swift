@@ -19,6 +19,22 @@ enum TimelineOutput {
         return .success("")
     }
 
+    /// `result` with the timelines written to `path` (or printed, for `-`), or the error that kept them from it.
+    static func adding(_ timelines: [BackgroundTaskTimeline], at path: String, to result: CommandResult)
+        -> CommandResult
+    {
+        switch write(timelines, to: path) {
+        case .failure(let error):
+            return CommandResult(
+                exitStatus: 2, standardOutput: result.standardOutput, standardError: "error: \(error.message)\n")
+        case .success(let text):
+            var result = result
+            result.standardOutput += text.isEmpty ? "" : "\n" + text
+            if path != "-" { result.standardError += "Timeline written to \(path).\n" }
+            return result
+        }
+    }
+
     /// Writes one SVG per entry into `folder`, made if missing, named `NAME.svg`.
     static func write(
         _ files: [(name: String, timelines: [BackgroundTaskTimeline])], into folder: String

@@ -159,13 +159,9 @@ extension BackgroundTaskSimulator {
     /// test kit, which attaches the timeline to the current test; a `waitFor…` helper's is not (code waits with
     /// `try?` where a timeout is no failure).
     func failure(_ message: String, isExpectation: Bool = true) -> SimulatorExpectationFailure {
-        // One reading of the state, so that the log, the assertions and the picture agree.
-        let (log, history, configuration, now) = state.withLock {
-            ($0.log, $0.historyInOrder, $0.configuration, $0.now)
-        }
-        let timeline = BackgroundTaskTimeline(
-            simulatorLog: log, assertions: history, configuration: configuration, end: now, title: "Simulated run")
-        let failure = SimulatorExpectationFailure(message: message, log: log, assertions: history, timeline: timeline)
+        let run = run(title: "Simulated run")
+        let failure = SimulatorExpectationFailure(
+            message: message, log: run.log, assertions: run.assertions, timeline: run.timeline)
         if isExpectation { ExpectationFailureReporting.report(failure) }
         return failure
     }

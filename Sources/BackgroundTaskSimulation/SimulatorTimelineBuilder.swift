@@ -16,11 +16,19 @@ extension BackgroundTaskSimulator {
     /// - Parameter title: What the picture shows.
     /// - Returns: The timeline, from 0 to the simulator's current time.
     public func timeline(title: String = "Simulated run") -> BackgroundTaskTimeline {
+        run(title: title).timeline
+    }
+
+    /// The log, the assertions and their timeline, from one reading of the state, so that they agree.
+    func run(title: String) -> (
+        log: [SimulatorLogEntry], assertions: [SimulatedAssertionHistory], timeline: BackgroundTaskTimeline
+    ) {
         let (log, history, configuration, now) = state.withLock {
             ($0.log, $0.historyInOrder, $0.configuration, $0.now)
         }
-        return BackgroundTaskTimeline(
+        let timeline = BackgroundTaskTimeline(
             simulatorLog: log, assertions: history, configuration: configuration, end: now, title: title)
+        return (log, history, timeline)
     }
 }
 

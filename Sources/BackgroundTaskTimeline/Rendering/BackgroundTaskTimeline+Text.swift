@@ -147,13 +147,7 @@ struct TimelineTextChart {
         if lane.ending == .heldAtTermination, let termination = timeline.termination {
             row[column(termination.time)] = "X"
         }
-        let prefix =
-            switch lane.kind {
-            case .assertion: lane.identifier.map { "\($0) " } ?? ""
-            case .scheduledTask: "BGTask "
-            case .fileLock: "lock "
-            }
-        let name = prefix + lane.label
+        let name = TimelinePalette.rowName(lane)
         // A name cut to fit the labels is given whole after the row.
         let whole = name.count > labelWidth - 2 ? lane.label : nil
         let trailer = [TimelinePalette.words(lane.ending), lane.callSite, whole].compactMap { $0 }

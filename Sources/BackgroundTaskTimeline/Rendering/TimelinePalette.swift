@@ -91,6 +91,15 @@ enum TimelinePalette {
         }
     }
 
+    /// A lane's name in its row: the identifier of an assertion, `BGTask` or `lock` before the label.
+    static func rowName(_ lane: TimelineLane) -> String {
+        switch lane.kind {
+        case .assertion: (lane.identifier.map { "\($0) " } ?? "") + lane.label
+        case .scheduledTask: "BGTask " + lane.label
+        case .fileLock: "lock " + lane.label
+        }
+    }
+
     /// The one character a lane's held stretch has in the text chart.
     static func character(_ ending: TimelineLane.Ending) -> Character {
         switch ending {

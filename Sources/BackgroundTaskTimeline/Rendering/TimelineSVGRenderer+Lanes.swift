@@ -30,14 +30,9 @@ extension TimelineSVGRenderer {
         out.open("g", attributes)
         out.title(laneDescription(lane, timelineEnd: timelineEnd))
         let characters = Int(labelWidth / 6.6)
-        let prefix =
-            switch lane.kind {
-            case .assertion: lane.identifier.map { "\($0) " } ?? ""
-            case .scheduledTask: "BGTask "
-            case .fileLock: "lock "
-            }
         out.text(
-            SVGBuilder.truncate(prefix + lane.label, to: characters), x: margin, y: y + 12, size: 12, fill: "#222222",
+            SVGBuilder.truncate(TimelinePalette.rowName(lane), to: characters), x: margin, y: y + 12, size: 12,
+            fill: "#222222",
             className: "lane-label")
         let detail = [lane.callSite, TimelinePalette.words(lane.ending)].compactMap { $0 }.joined(separator: " · ")
         out.text(
