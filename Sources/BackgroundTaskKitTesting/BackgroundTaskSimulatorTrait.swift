@@ -24,9 +24,10 @@ public struct BackgroundTaskSimulatorTrait: TestTrait, SuiteTrait, TestScoping {
     public var configuration: SimulatorConfiguration
     /// The system misbehaviours each simulator injects from the start.
     public var faults: Set<SimulatorFault>
-    /// Whether the trait runs ``BackgroundTaskSimulator/expectNoLeaks()`` after the test and records its failure as an
-    /// issue, with the run's timeline attached (`TESTNAME-timeline.svg`). Turn it off for a test that leaves a task
-    /// held on purpose.
+    /// Whether the trait checks for leaks after the test and records its failure as an issue at the test's declaration,
+    /// with the run's timeline attached (`TESTNAME-timeline.svg`). The check first lets the app's pending work finish
+    /// (``BackgroundTaskSimulator/settle(within:)``: a manager's linger, a renewal, ends in flight), then runs
+    /// ``BackgroundTaskSimulator/expectNoLeaks()``. Turn it off for a test that leaves a task held on purpose.
     public var checksForLeaks: Bool
 
     /// Creates the trait; see ``Trait/backgroundTaskSimulator(configuration:faults:checksForLeaks:)``.
@@ -44,8 +45,8 @@ public struct BackgroundTaskSimulatorTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    /// Runs the test with a fresh simulator as its default backend and ``BackgroundTaskSimulator/current``, then checks
-    /// it for leaks.
+    /// Runs the test with a fresh simulator as its default backend and ``BackgroundTaskSimulator/current``, then lets
+    /// its pending work finish and checks it for leaks.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
@@ -58,10 +59,13 @@ public struct BackgroundTaskSimulatorTrait: TestTrait, SuiteTrait, TestScoping {
             try await withBackgroundTaskBackend(simulator) { try await function() }
         }
         guard checksForLeaks else { return }
+        await simulator.settle()
         do {
             try simulator.expectNoLeaks()
         } catch {
-            Issue.record(error, "The .backgroundTaskSimulator trait found a leak after the test returned")
+            TestKitIssueRecording.record(
+                error, "The .backgroundTaskSimulator trait found a leak after the test returned",
+                sourceLocation: test.sourceLocation)
         }
     }
 }

@@ -50,6 +50,6 @@ public struct UnimplementedBackend: BackgroundTaskBackend {
 
     private func touch(_ call: String) {
         recorded.withLock { $0.append(call) }
-        Issue.record("UnimplementedBackend.\(call) was called", sourceLocation: sourceLocation)
+        TestKitIssueRecording.record("UnimplementedBackend.\(call) was called", sourceLocation: sourceLocation)
     }
 }

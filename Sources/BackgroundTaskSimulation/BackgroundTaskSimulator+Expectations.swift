@@ -67,7 +67,8 @@ extension BackgroundTaskSimulator {
     /// of its task, which on a device keeps the app awake until the owner happens to be released).
     ///
     /// It does not fail when an assertion was held until the system expired it and its handler ended
-    /// it; ``expectNoExpiry()`` does.
+    /// it; ``expectNoExpiry()`` does. It looks at this moment only: a coalescing `BackgroundTaskManager`'s shared
+    /// assertion outlives its last task by its linger, so call ``settle(within:)`` first where one may be lingering.
     ///
     /// - Throws: ``SimulatorExpectationFailure`` naming the termination, the assertions still held,
     ///   the lines whose tasks went to the platform's backend while this simulator was a task-local
@@ -80,7 +81,13 @@ extension BackgroundTaskSimulator {
         let held = outstanding
         guard held.isEmpty else {
             let list = held.map(\.description).joined(separator: ", ")
-            throw failure("Expected no leaks, but \(held.count) assertion(s) are still held: \(list)")
+            let timersPending = state.withLock { !$0.timers.isEmpty }
+            let hint =
+                timersPending
+                ? ". An app timer is still pending (a BackgroundTaskManager's shared assertion outlives its last task "
+                    + "by its linger): `await simulator.settle()` first lets it run, as the .backgroundTaskSimulator "
+                    + "trait does" : ""
+            throw failure("Expected no leaks, but \(held.count) assertion(s) are still held: \(list)\(hint)")
         }
         let unreached = events.compactMap { event -> BackgroundTaskCallSite? in
             if case .misuse(.defaultBackendNotReached(let callSite)) = event { callSite } else { nil }

@@ -55,6 +55,56 @@ extension BackgroundTaskSimulator {
         return assertionHistory.map(\.assertion)
     }
 
+    // MARK: - Launched scheduled tasks
+
+    /// Waits, in real time, until the launched task of `identifier` has been completed (`setTaskCompleted(success:)`,
+    /// or marked complete by the system) `count` times in all, and returns whether that completion was a success: for
+    /// a `SafeTaskScheduler` whose async work runs on after ``runScheduledTask(_:)`` returns.
+    ///
+    /// ```swift
+    /// try scheduler.register("com.example.refresh") { try await feed.refresh() }
+    /// simulator.finishLaunching()
+    /// try scheduler.submit(.appRefresh("com.example.refresh"))
+    /// simulator.runScheduledTask("com.example.refresh")      // the work starts and runs on
+    /// #expect(try await simulator.waitForScheduledTaskCompletion("com.example.refresh"))
+    /// ```
+    ///
+    /// While it waits, the main actor is free for the work's hops to it.
+    ///
+    /// - Parameters:
+    ///   - identifier: The task identifier.
+    ///   - count: Which completion to wait for, counted from the simulator's creation; default 1. `0` or less returns
+    ///     the latest completion's success at once (`false` when there is none).
+    ///   - timeout: The longest real time to wait, in seconds. Default 5.
+    /// - Returns: The `success` of that completion.
+    /// - Throws: ``SimulatorExpectationFailure`` when fewer completions came in time.
+    @discardableResult
+    public func waitForScheduledTaskCompletion(_ identifier: String, count: Int = 1, timeout: TimeInterval = 5)
+        async throws -> Bool
+    {
+        let deadline = Date(timeIntervalSinceNow: timeout.isNaN ? 0 : timeout)
+        while true {
+            let completions = scheduledTaskCompletions(identifier)
+            if count <= 0 { return completions.last ?? false }
+            if completions.count >= count { return completions[count - 1] }
+            guard Date() < deadline else {
+                throw failure(
+                    "Expected \(count) completion(s) of the launched task \(identifier) within \(formatSeconds(timeout)) "
+                        + "s, but \(completions.count) came", isExpectation: false)
+            }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
+
+    /// The `success` of each completion of `identifier`'s launched tasks, in order.
+    private func scheduledTaskCompletions(_ identifier: String) -> [Bool] {
+        state.withLock { state in
+            state.log.compactMap { entry in
+                if case .scheduledTaskCompleted(identifier, let success) = entry.event { success } else { nil }
+            }
+        }
+    }
+
     // MARK: - Held calls
 
     /// How many calls ``SimulatorFault/holdOffMainCalls(_:)`` holds now.

@@ -171,6 +171,16 @@ struct SimulatorState {
             safetyNetEnds[last].identifier = safetyNetEnds[last].identifier ?? end.identifier
             return
         }
+        // A coalescing manager's shared assertion, ended after its linger for the task the safety net ended earlier:
+        // the same leak, now with the assertion that held it.
+        if end.identifier != nil,
+            let earlier = safetyNetEnds.lastIndex(where: {
+                $0.identifier == nil && $0.callSite == end.callSite && $0.time <= end.time
+            })
+        {
+            safetyNetEnds[earlier].identifier = end.identifier
+            return
+        }
         safetyNetEnds.append(end)
     }
 
@@ -318,6 +328,23 @@ struct SimulatorState {
             )
         }
         return .again
+    }
+
+    /// When the app's next timer is due, if it may still end a held assertion before anything else the system does:
+    /// it comes within `limit` seconds, and before any expiry, watchdog deadline or scheduled launch (settling never
+    /// moves the app into one of those). `nil`: nothing held, the app dead or suspended, or no such timer.
+    func settlingTarget(within limit: TimeInterval) -> TimeInterval? {
+        guard termination == nil, !outstanding.isEmpty, appState == .foreground || appState == .background,
+            let timer = timers.min()?.due, timer <= now + limit
+        else { return nil }
+        let inBackgroundHolding = appState == .background
+        let expiry: TimeInterval? =
+            inBackgroundHolding && !expiredThisStint ? now + max(remainingBudget - expirationLead, 0) : nil
+        let budgetEnd: TimeInterval? = inBackgroundHolding && expiredThisStint ? now + max(remainingBudget, 0) : nil
+        let deadline = outstanding.values.compactMap(\.endDeadline).min()
+        let system = [expiry, budgetEnd, deadline, scheduler.nextDue, continuedLaunchDue].compactMap { $0 }.min()
+        if let system, system <= max(timer, now) { return nil }
+        return max(timer, now)
     }
 
     private func warningTime(_ task: SimulatedTask) -> TimeInterval {

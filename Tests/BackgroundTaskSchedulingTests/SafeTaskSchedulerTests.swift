@@ -46,13 +46,26 @@ struct SafeTaskSchedulerTests {
             try scheduler.register(Self.refresh) { try await Task.sleep(nanoseconds: 1_000_000) }
         }
         #expect(simulator.appState == .background, "launched for the task")
-        #expect(await waitUntil("the completion") { !completions(simulator).isEmpty })
+        #expect(try await simulator.waitForScheduledTaskCompletion(Self.refresh))
         simulator.advance(by: 1)
 
         #expect(completions(simulator) == [.scheduledTaskCompleted(identifier: Self.refresh, success: true)])
         #expect(simulator.appState == .suspended)
         #expect(simulator.termination == nil)
         #expect(simulator.runningScheduledTasks.isEmpty)
+    }
+
+    @Test func waitingForACompletionThatNeverComesThrowsNamingTheTask() async throws {
+        let simulator = try launched { scheduler in
+            try scheduler.register(Self.refresh) { try await Task.sleep(nanoseconds: 60_000_000_000) }
+        }
+        let failure = try await #require(throws: SimulatorExpectationFailure.self) {
+            try await simulator.waitForScheduledTaskCompletion(Self.refresh, timeout: 0.05)
+        }
+        #expect(failure.message.contains("Expected 1 completion(s) of the launched task \(Self.refresh)"))
+        #expect(try await simulator.waitForScheduledTaskCompletion(Self.refresh, count: 0) == false)
+        simulator.advance(by: 60)  // expired: the work is cancelled and the task completed unsuccessfully
+        #expect(try await simulator.waitForScheduledTaskCompletion(Self.refresh) == false)
     }
 
     @Test func workThatThrowsCompletesTheTaskOnceUnsuccessfully() async throws {

@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Where points of two concurrent tasks (or tests) meet: one arrives, the other waits for it.
@@ -23,6 +24,7 @@ actor Meeting {
 
 /// A begin that falls through to the platform's backend while `withBackgroundTaskBackend` is in force is blamed on the
 /// test that made it, never on a test that merely runs at the same time.
+@Suite(.failuresOnPurpose)
 struct TestAttributionTests {
     private static let fileID = "BackgroundTaskSimulationTests/TestAttributionTests.swift"
 

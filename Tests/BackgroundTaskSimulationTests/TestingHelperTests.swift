@@ -1,21 +1,28 @@
 import BackgroundTaskKitTesting
+import TestSupport
 import Testing
 
+@Suite(.failuresOnPurpose)
 @MainActor
 struct TestingHelperTests {
     // MARK: - UnimplementedBackend
 
-    @Test func touchingTheUnimplementedBackendRecordsAnIssue() {
+    @Test func touchingTheUnimplementedBackendRecordsAnIssueWhereItWasMade() {
         let backend = UnimplementedBackend()
-        withKnownIssue {
+        let made = #_sourceLocation
+        let recorded = TestKitIssueRecording.capturing {
             _ = backend.beginBackgroundTask(named: "Should not happen", expirationHandler: nil)
-        }
-        withKnownIssue {
             backend.endBackgroundTask(BackgroundTaskIdentifier(rawValue: 7))
-        }
-        withKnownIssue {
             _ = backend.backgroundTimeRemaining
         }
+        #expect(
+            recorded.map(\.message) == [
+                "UnimplementedBackend.beginBackgroundTask(named: \"Should not happen\") was called",
+                "UnimplementedBackend.endBackgroundTask(7 (0x7)) was called",
+                "UnimplementedBackend.backgroundTimeRemaining was called",
+            ]
+        )
+        #expect(recorded.allSatisfy { $0.sourceLocation.fileID == made.fileID && $0.sourceLocation.line == made.line - 1 })
         #expect(
             backend.touches == [
                 "beginBackgroundTask(named: \"Should not happen\")", "endBackgroundTask(7 (0x7))",
@@ -26,9 +33,41 @@ struct TestingHelperTests {
 
     @Test func theUnimplementedBackendRefuses() {
         let backend = UnimplementedBackend()
-        withKnownIssue {
+        let recorded = TestKitIssueRecording.capturing {
             #expect(backend.beginBackgroundTask(named: nil, expirationHandler: nil) == nil)
         }
+        #expect(recorded.count == 1)
+    }
+
+    // MARK: - Settling
+
+    @Test func aLingeringManagerAssertionFailsTheCheckWithAHintAndSettlingEndsIt() async throws {
+        let simulator = BackgroundTaskSimulator()
+        try BackgroundTaskManager(backend: simulator).beginTask("Upload").end()
+        let failure = try #require(throws: SimulatorExpectationFailure.self) { try simulator.expectNoLeaks() }
+        #expect(failure.message.contains("`await simulator.settle()` first lets it run"))
+        await simulator.settle()
+        try simulator.expectNoLeaks()
+        #expect(simulator.now == 0.5)
+        #expect(simulator.assertionHistory.first?.ending == .ended(at: 0.5))
+    }
+
+    @Test(arguments: [0, -1, .nan])
+    func settlingWithinNoTimeLetsNoTimePass(limit: Double) async throws {
+        let simulator = BackgroundTaskSimulator()
+        try BackgroundTaskManager(backend: simulator).beginTask("Upload").end()
+        await simulator.settle(within: limit)
+        #expect(simulator.now == 0)
+        #expect(simulator.outstanding.count == 1)
+    }
+
+    @Test func settlingLeavesALostEndHeldAndMovesNoTimeWithoutATimer() async throws {
+        let simulator = BackgroundTaskSimulator()
+        simulator.enterBackground()
+        _ = simulator.beginBackgroundTask(named: "Lost", expirationHandler: nil)
+        await simulator.settle()
+        #expect(simulator.now == 0)
+        #expect(simulator.outstanding.map(\.name) == ["Lost"])
     }
 
     // MARK: - Expectations

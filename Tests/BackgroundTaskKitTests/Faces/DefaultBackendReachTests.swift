@@ -1,5 +1,6 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Which begins a test's default backend reaches. The task-local override reaches its own task and
@@ -7,7 +8,7 @@ import Testing
 /// task-local one does not reach is never silently sent to the real platform unnoticed.
 ///
 /// Serialized: the process-wide backend is one per process.
-@Suite(.serialized)
+@Suite(.serialized, .failuresOnPurpose)
 @MainActor
 struct DefaultBackendReachTests {
     /// Begins a task on a `DispatchQueue` of its own and waits for it (with `async`: `sync` may run the

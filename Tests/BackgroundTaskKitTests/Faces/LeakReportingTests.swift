@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Where the safety net's leaks go, and removing observers.
-@Suite(.serialized)
+@Suite(.serialized, .failuresOnPurpose)
 @MainActor
 struct LeakReportingTests {
     /// Runs `body` with a handler that collects the leaks of tasks named `name`, then restores the

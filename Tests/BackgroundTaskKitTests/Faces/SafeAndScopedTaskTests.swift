@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@Suite(.failuresOnPurpose)
 @MainActor
 struct SafeAndScopedTaskTests {
     // MARK: - SafeBackgroundTask

@@ -1,8 +1,10 @@
 import BackgroundTaskKitTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// The test helpers must not let a real bug pass.
+@Suite(.failuresOnPurpose)
 @MainActor
 struct HelperTests {
     @Test func aTaskReleasedWhileRunningFailsExpectNoLeaksNamingItsLine() throws {

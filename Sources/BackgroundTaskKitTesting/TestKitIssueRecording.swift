@@ -1,0 +1,59 @@
+import BackgroundTaskKit
+import Testing
+
+/// Where the test kit records the issues it finds (the trait's leak check, `UnimplementedBackend`): as Swift Testing
+/// issues at the test's own source location, or, inside ``capturing(_:)``, into a list the package's own tests assert
+/// on, so that a test of a failure passes quietly instead of printing a known issue.
+package enum TestKitIssueRecording {
+    /// One issue the test kit recorded.
+    package struct Recorded: Sendable {
+        /// The error's description or the issue's message.
+        package var message: String
+        /// The comment the issue carries, if any.
+        package var comment: String?
+        /// Where the issue points.
+        package var sourceLocation: SourceLocation
+    }
+
+    /// The issues recorded inside one ``capturing(_:)`` scope.
+    package final class Capture: Sendable {
+        let recorded = Locked([Recorded]())
+    }
+
+    @TaskLocal static var capture: Capture?
+
+    /// Runs `body` and returns the issues the test kit recorded meanwhile on this task (and the tasks that inherit its
+    /// task-locals), instead of recording them.
+    package static func capturing(_ body: () async throws -> Void) async rethrows -> [Recorded] {
+        let capture = Capture()
+        try await $capture.withValue(capture) { try await body() }
+        return capture.recorded.withLock { $0 }
+    }
+
+    /// The synchronous form of ``capturing(_:)``.
+    package static func capturing(_ body: () throws -> Void) rethrows -> [Recorded] {
+        let capture = Capture()
+        try $capture.withValue(capture) { try body() }
+        return capture.recorded.withLock { $0 }
+    }
+
+    /// Records `error` as an issue at `sourceLocation`, or captures it.
+    static func record(_ error: any Error, _ comment: Comment, sourceLocation: SourceLocation) {
+        if let capture {
+            let recorded = Recorded(message: "\(error)", comment: comment.rawValue, sourceLocation: sourceLocation)
+            capture.recorded.withLock { $0.append(recorded) }
+        } else {
+            Issue.record(error, comment, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Records an issue saying `message` at `sourceLocation`, or captures it.
+    static func record(_ message: String, sourceLocation: SourceLocation) {
+        if let capture {
+            let recorded = Recorded(message: message, comment: nil, sourceLocation: sourceLocation)
+            capture.recorded.withLock { $0.append(recorded) }
+        } else {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        }
+    }
+}
