@@ -6,7 +6,7 @@
 # something `public` or `open`; enum cases of public enums are not counted), the longest file, and
 # every use of a method exchange, a symbol look-up or MetricKit. Declarations in a file that declares
 # SPI (`@_spi`, for the package's own modules) are not API and not counted. With --enforce, exits 1 when the core
-# is over 4,100 lines (4,000 until issue 24 added the wind-down of async bodies at expiry) or 150 public
+# is over 4,300 lines (4,000 until issue 24 added the wind-down, 4,100 until issue 33 added leak reporting per owner) or 150 public
 # declarations, has a file over 300 lines, or uses any of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ fi
 if [ "${1:-}" = "--enforce" ]; then
     longestLines=$(awk '{ print $1 }' <<<"$longest")
     failed=0
-    [ "$lines" -le 4100 ] || { echo "over 4,100 lines"; failed=1; }
+    [ "$lines" -le 4300 ] || { echo "over 4,300 lines"; failed=1; }
     [ "$public" -le 150 ] || { echo "over 150 public declarations"; failed=1; }
     [ "$longestLines" -le 300 ] || { echo "a file over 300 lines"; failed=1; }
     [ -z "$foreign" ] || { echo "the core must not exchange methods, look symbols up or use MetricKit"; failed=1; }

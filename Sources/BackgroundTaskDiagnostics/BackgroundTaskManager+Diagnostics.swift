@@ -18,12 +18,17 @@ extension BackgroundTaskManager {
     ///   - configuration: Limits and coalescing.
     ///   - diagnostics: What to watch for. Its `assertionLimit` is not used: the manager warns at
     ///     80 % of its `maximumOutstandingTasks`.
+    ///   - leakHandler: Where this manager's leaks go (see `init(backend:configuration:leakHandler:)`); `nil`:
+    ///     `BackgroundTaskLeakReporting`'s handlers. Its observers get them as events either way.
     public convenience init(
         backend: (any BackgroundTaskBackend)? = nil,
         configuration: Configuration = Configuration(),
-        diagnostics: BackgroundTaskDiagnostics.Configuration
+        diagnostics: BackgroundTaskDiagnostics.Configuration,
+        leakHandler: (@Sendable (BackgroundTaskLeak) -> Void)? = nil
     ) {
-        self.init(backend: backend, configuration: configuration, schedule: nil, diagnostics: diagnostics)
+        self.init(
+            backend: backend, configuration: configuration, schedule: nil, diagnostics: diagnostics,
+            leakHandler: leakHandler)
     }
 
     /// As ``init(backend:configuration:diagnostics:)``, with the linger and renewal timers on
@@ -33,11 +38,14 @@ extension BackgroundTaskManager {
         configuration: Configuration,
         schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?,
         now: (@Sendable () -> TimeInterval)? = nil,
-        diagnostics: BackgroundTaskDiagnostics.Configuration
+        diagnostics: BackgroundTaskDiagnostics.Configuration,
+        leakHandler: (@Sendable (BackgroundTaskLeak) -> Void)? = nil
     ) {
         let limit = max(configuration.maximumOutstandingTasks, 0)
         let ledger = TaskLedger(limit: limit, staleTaskAge: diagnostics.staleTaskAge)
-        self.init(backend: backend, configuration: configuration, schedule: schedule, now: now, recorder: ledger)
+        self.init(
+            backend: backend, configuration: configuration, schedule: schedule, now: now, recorder: ledger,
+            leakHandler: leakHandler)
     }
 
     /// The diagnostics of this manager's tasks; `nil` when it was created without them

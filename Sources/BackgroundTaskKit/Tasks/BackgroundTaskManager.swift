@@ -91,12 +91,23 @@ public final class BackgroundTaskManager: Sendable {
     let backend: any BackgroundTaskBackend
 
     /// Creates a manager.
+    ///
+    /// An SDK that owns its manager passes `leakHandler`, so that its tasks' leaks reach its own logs, not the host
+    /// app's process-wide ``BackgroundTaskLeakReporting/handler``:
+    /// ```swift
+    /// let manager = BackgroundTaskManager(leakHandler: { leak in MySDKLog.error("\(leak)") })
+    /// ```
     /// - Parameters:
     ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default.
     ///   - configuration: Limits and coalescing.
-    public convenience init(backend: (any BackgroundTaskBackend)? = nil, configuration: Configuration = Configuration())
-    {
-        self.init(backend: backend, configuration: configuration, schedule: nil)
+    ///   - leakHandler: Called for each of this manager's tasks released while running and ended by the safety net, on
+    ///     the releasing thread, never under a package lock; `nil` (the default): ``BackgroundTaskLeakReporting``'s
+    ///     handler for the module that began the task, or its process-wide one.
+    public convenience init(
+        backend: (any BackgroundTaskBackend)? = nil, configuration: Configuration = Configuration(),
+        leakHandler: (@Sendable (BackgroundTaskLeak) -> Void)? = nil
+    ) {
+        self.init(backend: backend, configuration: configuration, schedule: nil, leakHandler: leakHandler)
     }
 
     /// Creates a manager with timers on `schedule` (tests) and tasks recorded by `recorder` (diagnostics).
@@ -105,7 +116,8 @@ public final class BackgroundTaskManager: Sendable {
         configuration: Configuration,
         schedule: (@Sendable (TimeInterval, @escaping @Sendable () -> Void) -> Void)?,
         now: (@Sendable () -> TimeInterval)? = nil,
-        recorder: (any TaskRecorder)? = nil
+        recorder: (any TaskRecorder)? = nil,
+        leakHandler: (@Sendable (BackgroundTaskLeak) -> Void)? = nil
     ) {
         self.configuration = configuration
         var options = TaskEngine.Options()
@@ -123,7 +135,7 @@ public final class BackgroundTaskManager: Sendable {
         if let schedule { options.schedule = schedule }
         if let now { options.now = now }
         self.backend = DefaultBackend.resolve(backend)
-        engine = TaskEngine(backend: self.backend, options: options, recorder: recorder)
+        engine = TaskEngine(backend: self.backend, options: options, recorder: recorder, leakHandler: leakHandler)
     }
 
     /// Begins a task tracked by this manager.

@@ -11,7 +11,8 @@ import Foundation
 /// uploader.upload { _ in task.end() }
 /// ```
 /// > Important: Keep the task until the work is done: if its last reference goes away while it runs, `deinit` ends the
-/// > assertion (the last safety net) and reports a leak on standard error with the call site that began it. Capture the
+/// > assertion (the last safety net) and reports a leak with the call site that began it (``BackgroundTaskLeakReporting``:
+/// > its manager's `leakHandler`, its module's handler, or by default standard error). Capture the
 /// > task's owner weakly in `onExpiration`: the task keeps its cleanup until it ends, so a strong capture keeps the
 /// > owner (and task) alive until expiry, and the safety net never runs. If the system calls the expiration handler off
 /// > the main thread while the main thread is busy, the cleanup is sent to the main actor and waited for at most one
@@ -80,6 +81,7 @@ public final class SafeBackgroundTask: Sendable {
         // The simulator (a backend on a virtual clock) records the leak for the test's checks.
         guard !engine.clock(for: record).isVirtual else { return }
         BackgroundTaskLeakReporting.report(
-            BackgroundTaskLeak(name: record.name, callSite: record.callSite, age: engine.age(of: record)))
+            BackgroundTaskLeak(name: record.name, callSite: record.callSite, age: engine.age(of: record)),
+            ownerHandler: engine.leakHandler)
     }
 }

@@ -41,6 +41,67 @@ struct LeakReportingTests {
         #expect(throws: SimulatorExpectationFailure.self) { try simulator.expectNoLeaks() }
     }
 
+    // MARK: - Leak reports per owner (an SDK's stay its own)
+
+    @Test func aManagersLeakHandlerGetsItsLeaksAndTheProcessWideHandlerNone() {
+        let own = Locked<[BackgroundTaskLeak]>([])
+        let manager = BackgroundTaskManager(backend: .unlimited, leakHandler: { leak in own.withLock { $0.append(leak) } })
+        let processWide = collectingLeaks(named: "SDK upload") {
+            _ = try? manager.beginTask("SDK upload")  // released at once
+        }
+        #expect(processWide.isEmpty)
+        #expect(own.value.map(\.name) == ["SDK upload"])
+        #expect(own.value.first?.module == "BackgroundTaskKitTests")
+    }
+
+    @Test func aManagerWithDiagnosticsTakesALeakHandlerToo() {
+        let own = Locked(0)
+        let manager = BackgroundTaskManager(
+            backend: .unlimited, diagnostics: .init(), leakHandler: { _ in own.withLock { $0 += 1 } })
+        let processWide = collectingLeaks(named: "Diagnosed SDK upload") {
+            _ = try? manager.beginTask("Diagnosed SDK upload")
+        }
+        #expect(processWide.isEmpty)
+        #expect(own.value == 1)
+    }
+
+    @Test func aModulesHandlerGetsTheLeaksBegunInItsCodeUntilRemoved() {
+        let module = Locked<[BackgroundTaskLeak]>([])
+        BackgroundTaskLeakReporting.setHandler(forModule: "MySDK") { leak in module.withLock { $0.append(leak) } }
+        let processWide = collectingLeaks(named: "Module leak") {
+            // As if begun in the SDK's code, then in the app's.
+            _ = SafeBackgroundTask.begin("Module leak", backend: .unlimited, fileID: "MySDK/Uploader.swift")
+            _ = SafeBackgroundTask.begin("Module leak", backend: .unlimited, fileID: "MyApp/Saver.swift")
+        }
+        #expect(module.value.map(\.callSite.fileID) == ["MySDK/Uploader.swift"])
+        #expect(processWide.map(\.callSite.fileID) == ["MyApp/Saver.swift"])
+        #expect(BackgroundTaskLeakReporting.handler(forModule: "MySDK") != nil)
+
+        BackgroundTaskLeakReporting.setHandler(forModule: "MySDK", nil)
+        #expect(BackgroundTaskLeakReporting.handler(forModule: "MySDK") == nil)
+        let afterRemoval = collectingLeaks(named: "Module leak") {
+            _ = SafeBackgroundTask.begin("Module leak", backend: .unlimited, fileID: "MySDK/Uploader.swift")
+        }
+        #expect(afterRemoval.map(\.callSite.fileID) == ["MySDK/Uploader.swift"])
+        #expect(module.value.count == 1)
+    }
+
+    @Test func aManagersLeakHandlerComesBeforeItsModulesHandler() {
+        let module = Locked(0)
+        let own = Locked(0)
+        BackgroundTaskLeakReporting.setHandler(forModule: "MySDK") { _ in module.withLock { $0 += 1 } }
+        defer { BackgroundTaskLeakReporting.setHandler(forModule: "MySDK", nil) }
+        let manager = BackgroundTaskManager(backend: .unlimited, leakHandler: { _ in own.withLock { $0 += 1 } })
+        _ = try? manager.beginTask("Owned", fileID: "MySDK/Sync.swift")
+        #expect((own.value, module.value) == (1, 0))
+    }
+
+    @Test(arguments: [("MySDK/Uploader.swift", "MySDK"), ("Uploader.swift", "Uploader.swift"), ("", ""), ("/x", "")])
+    func aLeaksModuleIsTheFirstPartOfItsFileID(fileID: String, module: String) {
+        let leak = BackgroundTaskLeak(name: nil, callSite: .init(fileID: fileID, line: 1, function: "f()"), age: 0)
+        #expect(leak.module == module)
+    }
+
     @Test func aManagersObserversHearItsLeaks() throws {
         let manager = BackgroundTaskManager(backend: .unlimited, diagnostics: .init())
         let events = Locked<[BackgroundTaskEvent.Kind]>([])

@@ -55,7 +55,15 @@ package final class TaskEngine: @unchecked Sendable {  // state below is only to
     /// the engine's and records' fields together: callgrind, 2026-11-25).
     @exclusivity(unchecked) private var state: EngineState
 
-    package init(backend: (any BackgroundTaskBackend)?, options: Options, recorder: (any TaskRecorder)? = nil) {
+    /// Where a manager's leaks go instead of ``BackgroundTaskLeakReporting``'s module or process-wide handler; `nil`:
+    /// there.
+    package let leakHandler: (@Sendable (BackgroundTaskLeak) -> Void)?
+
+    package init(
+        backend: (any BackgroundTaskBackend)?, options: Options, recorder: (any TaskRecorder)? = nil,
+        leakHandler: (@Sendable (BackgroundTaskLeak) -> Void)? = nil
+    ) {
+        self.leakHandler = leakHandler
         self.backend = backend
         self.isStandalone = backend == nil
         self.endsNeedTime = recorder != nil || options.coalescing
