@@ -28,8 +28,9 @@ let package = Package(
         .plugin(name: "AuditBackgroundTasksBuildTool", targets: ["AuditBackgroundTasksBuildTool"]),
     ],
     targets: [
-        // The library: the seam, the real backends, the engine and the four safe faces.
-        .target(name: "BackgroundTaskKit"),
+        // The library: the seam, the real backends, the engine and the four safe faces, with its privacy manifest
+        // (no tracking, no data collected, no required-reason API: `Documentation/ForSDKVendors.md`).
+        .target(name: "BackgroundTaskKit", resources: [.copy("PrivacyInfo.xcprivacy")]),
         // Diagnostics over the core: the ledger (counters per call site, reports, stale and limit
         // warnings), observers, `DiagnosingBackend`, a manager's diagnostics, unified logging.
         .target(name: "BackgroundTaskDiagnostics", dependencies: ["BackgroundTaskKit"]),

@@ -31,7 +31,7 @@ package enum TestKitIssueRecording {
     }
 
     /// The synchronous form of ``capturing(_:)``.
-    package static func capturing(_ body: () throws -> Void) rethrows -> [Recorded] {
+    package static func capturingSynchronously(_ body: () throws -> Void) rethrows -> [Recorded] {
         let capture = Capture()
         try $capture.withValue(capture) { try body() }
         return capture.recorded.withLock { $0 }

@@ -216,6 +216,23 @@ struct BGTaskCLITests {
         #expect(result.standardOutput.contains("bgtask simulate --explain SCENARIO"))
     }
 
+    @Test func theLegendExplainsEveryFaceThatShowsWarnedAndNamesTheCleanWay() async throws {
+        let result = await BGTask.run(["simulate", "--format", "json"])
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let warnedFaces = rows.filter { $0["outcome"] as? String == "warned" && $0["variant"] as? String != "naive" }
+        #expect(!warnedFaces.isEmpty)
+        let table = await BGTask.run(["simulate"]).standardOutput
+        let start = try #require(table.range(of: "OUTCOME:"))
+        let legend = String(table[start.lowerBound...])
+        for row in warnedFaces {
+            let scenario = try #require(row["scenario"] as? String)
+            #expect(legend.contains(scenario), "the legend does not say why \(scenario) shows warned for a face")
+            let clean = rows.filter { $0["scenario"] as? String == scenario && $0["outcome"] as? String == "clean" }
+            #expect(clean.contains { $0["variant"] as? String == "manager-lazy" } && legend.contains("manager-lazy"))
+        }
+    }
+
     @Test func explainingTheDoubleEndShowsIOSsCantEndMessages() async {
         let result = await BGTask.run(["simulate", "--explain", "double-end"])
         #expect(result.exitStatus == 0)

@@ -123,7 +123,8 @@ struct BackgroundTaskSimulatorTraitTests {
         }
         #expect(recorded.count == 1)
         #expect(
-            recorded.first?.message.contains("1 task(s) were released while running and ended by the safety net") == true,
+            recorded.first?.message.contains("1 task(s) were released while running and ended by the safety net")
+                == true,
             "\(recorded.first?.message ?? "")")
         #expect(recorded.first?.message.contains("BackgroundTaskSimulatorTraitTests.swift") == true)
     }

@@ -10,7 +10,7 @@ struct TestingHelperTests {
     @Test func touchingTheUnimplementedBackendRecordsAnIssueWhereItWasMade() {
         let backend = UnimplementedBackend()
         let made = #_sourceLocation
-        let recorded = TestKitIssueRecording.capturing {
+        let recorded = TestKitIssueRecording.capturingSynchronously {
             _ = backend.beginBackgroundTask(named: "Should not happen", expirationHandler: nil)
             backend.endBackgroundTask(BackgroundTaskIdentifier(rawValue: 7))
             _ = backend.backgroundTimeRemaining
@@ -22,7 +22,8 @@ struct TestingHelperTests {
                 "UnimplementedBackend.backgroundTimeRemaining was called",
             ]
         )
-        #expect(recorded.allSatisfy { $0.sourceLocation.fileID == made.fileID && $0.sourceLocation.line == made.line - 1 })
+        #expect(
+            recorded.allSatisfy { $0.sourceLocation.fileID == made.fileID && $0.sourceLocation.line == made.line - 1 })
         #expect(
             backend.touches == [
                 "beginBackgroundTask(named: \"Should not happen\")", "endBackgroundTask(7 (0x7))",
@@ -33,7 +34,7 @@ struct TestingHelperTests {
 
     @Test func theUnimplementedBackendRefuses() {
         let backend = UnimplementedBackend()
-        let recorded = TestKitIssueRecording.capturing {
+        let recorded = TestKitIssueRecording.capturingSynchronously {
             #expect(backend.beginBackgroundTask(named: nil, expirationHandler: nil) == nil)
         }
         #expect(recorded.count == 1)

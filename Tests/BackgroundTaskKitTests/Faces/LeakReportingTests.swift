@@ -45,7 +45,8 @@ struct LeakReportingTests {
 
     @Test func aManagersLeakHandlerGetsItsLeaksAndTheProcessWideHandlerNone() {
         let own = Locked<[BackgroundTaskLeak]>([])
-        let manager = BackgroundTaskManager(backend: .unlimited, leakHandler: { leak in own.withLock { $0.append(leak) } })
+        let manager = BackgroundTaskManager(
+            backend: .unlimited, leakHandler: { leak in own.withLock { $0.append(leak) } })
         let processWide = collectingLeaks(named: "SDK upload") {
             _ = try? manager.beginTask("SDK upload")  // released at once
         }
