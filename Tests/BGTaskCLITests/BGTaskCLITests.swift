@@ -83,18 +83,17 @@ struct BGTaskCLITests {
     // MARK: - version
 
     @Test func versionPrintsTheLatestReleaseInTheChangelog() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        // The first released heading, `## [x.y.z] - date` (not `## [Unreleased]`).
-        let released = try #require(
-            changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") })
-        let latest = released.dropFirst(4).prefix { $0 != "]" }
-        #expect(BGTask.version == String(latest))
+        let changelog = try ReleaseRecord.changelog()
+        let latest = try #require(ReleaseRecord.releases(in: changelog).first).version
+        // Past the release, with changes listed under [Unreleased], the version says so.
+        let expected = ReleaseRecord.hasUnreleasedChanges(changelog) ? "\(latest)+unreleased" : latest
+        #expect(
+            BGTask.version == expected,
+            "CHANGELOG.md's latest release is \(latest)\(expected == latest ? "" : " and [Unreleased] lists changes")")
         for argument in ["--version", "version"] {
             let result = await BGTask.run([argument])
             #expect(result.exitStatus == 0)
-            #expect(result.standardOutput == "bgtask \(latest) (BackgroundTaskKit)\n")
+            #expect(result.standardOutput == "bgtask \(expected) (BackgroundTaskKit)\n")
             #expect(result.standardError.isEmpty)
         }
     }

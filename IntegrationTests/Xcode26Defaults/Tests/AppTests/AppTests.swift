@@ -94,3 +94,13 @@ struct AppTests {
         }
     }
 }
+
+/// The trait with a default (coalescing, lingering) manager, as an app's or an SDK's tests use it.
+@Suite struct TraitTests {
+    @Test(.backgroundTaskSimulator) func uploadsThatEndPassThoughTheSharedAssertionLingers() async throws {
+        let uploads = UploadQueue()  // a manager on the trait's simulator
+        try await uploads.upload("photo") { await Task.yield() }
+        try await uploads.upload("video") { await Task.yield() }
+        #expect(uploads.uploaded == ["photo", "video"])
+    }
+}
