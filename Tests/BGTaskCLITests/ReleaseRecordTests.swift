@@ -126,7 +126,8 @@ struct ReleaseRecordTests {
             """
         #expect(
             ReleaseRecord.releases(in: changelog) == [
-                .init(version: "2.1.0", commit: String(repeating: "a", count: 40)), .init(version: "2.0.0", commit: nil),
+                .init(version: "2.1.0", commit: String(repeating: "a", count: 40)),
+                .init(version: "2.0.0", commit: nil),
             ])
         #expect(ReleaseRecord.hasUnreleasedChanges(changelog))
         #expect(!ReleaseRecord.hasUnreleasedChanges("## [Unreleased]\n\nNothing yet.\n\n## [1.0.0] - 2026-11-22\n"))
