@@ -9,7 +9,8 @@
 # the core is emitted as a module, then each product above it is emitted against it in dependency
 # order. Then the Xcode 26-defaults client's field-telemetry target (IntegrationTests/Xcode26Defaults/
 # Field) is type-checked against them for iOS 18.6, and every non-test target (the executables too)
-# for macOS 12. Last line: products-typecheck: LABEL=ok|N problems …
+# for macOS 12, and every product for iOS 18.6 again with library evolution and a verified module interface.
+# Last line: products-typecheck: LABEL=ok|N problems …
 set -u
 cd "$(dirname "$0")/.."
 project=$(pwd)
@@ -22,7 +23,9 @@ emit() { # $1 = module, $2 = out dir, $3 = SDK, $4 = target, rest = extra flags;
     local module=$1 out=$2 sdk=$3 target=$4; shift 4
     local name; name=$(basename "$sdk" .sdk)
     local log="$out/$module.log"
-    swiftc -emit-module -emit-module-path "$out/$module.swiftmodule" -parse-as-library -continue-building-after-errors \
+    local interface=()  # a binary SDK's build: the module interface too, verified by the compiler
+    case " $* " in *" -enable-library-evolution "*) interface=(-emit-module-interface-path "$out/$module.swiftinterface");; esac
+    swiftc -emit-module -emit-module-path "$out/$module.swiftmodule" "${interface[@]}" -parse-as-library -continue-building-after-errors \
         -module-name "$module" -package-name backgroundtaskkit -swift-version 6 -resource-dir "$cache/res-$name" \
         -sdk "$sdk" -target "$target" -module-cache-path "$cache/mc-$name-$target" -I "$out" "$@" \
         $(find "Sources/$module" -name '*.swift' | sort) >"$log" 2>&1
@@ -82,6 +85,10 @@ check catalyst MacOSX15.5 arm64-apple-ios15.0-macabi
 check macos MacOSX15.5 arm64-apple-macos12.0
 check tvos AppleTVOS18.0 arm64-apple-tvos15.0
 check ios26 iPhoneOS26.2 arm64-apple-ios15.0
+# As a binary SDK (an XCFramework) builds them: library evolution and a verified module interface
+# (Documentation/ForSDKVendors.md says why the alias flag is there).
+check ios-library-evolution iPhoneOS18.6 arm64-apple-ios15.0 -enable-library-evolution -verify-emitted-module-interface \
+    -Xfrontend -alias-module-names-in-module-interface
 chain
 echo "products-typecheck:$result"
 case "$result" in *problems*|*no-sdk*) exit 1 ;; esac
