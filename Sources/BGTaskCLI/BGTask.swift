@@ -1,8 +1,8 @@
 /// The `bgtask` command line: parses the arguments and runs a subcommand.
 public enum BGTask {
-    /// The package release this `bgtask` belongs to, printed by `bgtask --version` (a test checks it against the
-    /// latest release in `CHANGELOG.md`).
-    public static let version = "2.0.0"
+    /// The package release this `bgtask` belongs to, printed by `bgtask --version`: the latest release in
+    /// `CHANGELOG.md`, followed by `+unreleased` once its `[Unreleased]` section lists changes (a test checks both).
+    public static let version = "3.0.0"
 
     /// The usage text printed by `bgtask --help` and after a usage error.
     public static let usage = """
