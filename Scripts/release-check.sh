@@ -5,7 +5,7 @@
 #      and its tests use the test kit's `.backgroundTaskSimulator` trait: the test whose manager's tasks all end
 #      passes; the test that leaks fails, and the failure points at the test;
 #   3. an app package depends on the SDK by URL `from: "1.0.0"` and builds: SwiftPM accepts a tagged SDK that depends
-#      on a release (not on a revision, which it refuses as an unstable version).
+#      on a release; and the SDK's next tag, on a revision of the same commit, is refused ("unstable-version").
 #
 # Usage: bash Scripts/release-check.sh [VERSION]   (default: the latest release in CHANGELOG.md)
 # Needs git and a Swift toolchain, no network (file URLs). CI runs it.
@@ -57,7 +57,8 @@ public final class Uploader: Sendable {
 
     public func upload(_ name: String) throws {
         let task = try manager.beginTask("Upload \(name)")
-        defer { task.end() }
+        // … the upload …
+        task.end()
     }
 
     public func startForgottenUpload(_ name: String) throws {
@@ -117,4 +118,20 @@ try Uploader().upload("launch")
 print("MyApp uploaded")
 SWIFT
 swift run --package-path "$app" MyApp
+
+echo "== the same SDK depending on a revision instead: its client refuses it (why an SDK needs a release)"
+revision=$(git -C "$work/BackgroundTaskKit" rev-parse "$version^{commit}")
+sed -i "s|from: \"$version\")|revision: \"$revision\")|" "$sdk/Package.swift"
+grep -q "revision: \"$revision\"" "$sdk/Package.swift"
+git -C "$sdk" commit -qam "MySDK 1.0.1, on a revision"
+git -C "$sdk" tag 1.0.1
+sed -i 's|from: "1.0.0")|exact: "1.0.1")|' "$app/Package.swift"
+rm -rf "$app/.build" "$app/Package.resolved"
+set +e
+refused=$(swift build --package-path "$app" --disable-dependency-cache 2>&1)
+status=$?
+set -e
+[ "$status" != "0" ] && grep -q "unstable-version package" <<<"$refused" \
+    || { echo "$refused"; echo "an SDK on a revision was not refused as expected"; exit 1; }
+grep "unstable-version package" <<<"$refused" | head -1
 echo "release $version resolves from a clone without tags; an SDK tagged against it is accepted by its client"
