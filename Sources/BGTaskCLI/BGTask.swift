@@ -2,7 +2,7 @@
 public enum BGTask {
     /// The package release this `bgtask` belongs to, printed by `bgtask --version`: the latest release in
     /// `CHANGELOG.md`, followed by `+unreleased` once its `[Unreleased]` section lists changes (a test checks both).
-    public static let version = "3.0.0"
+    public static let version = "3.0.0+unreleased"
 
     /// The usage text printed by `bgtask --help` and after a usage error.
     public static let usage = """
