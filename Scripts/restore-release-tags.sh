@@ -37,7 +37,7 @@ for release in "${releases[@]}"; do
             failed=1
         fi
     elif git cat-file -e "$commit^{commit}" 2>/dev/null; then
-        git tag "$version" "$commit"
+        git -c tag.gpgSign=false tag "$version" "$commit"  # lightweight, whatever the user's signing settings
         echo "$version: tag restored at ${commit:0:12}"
     else
         echo "$version: commit ${commit:0:12} is not in this clone (a shallow clone? git fetch --unshallow)" >&2

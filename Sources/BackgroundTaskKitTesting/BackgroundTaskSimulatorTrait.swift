@@ -56,10 +56,13 @@ public struct BackgroundTaskSimulatorTrait: TestTrait, SuiteTrait, TestScoping {
         TimelineAttachments.install()
         let simulator = BackgroundTaskSimulator(configuration: configuration, faults: faults)
         try await BackgroundTaskSimulator.$current.withValue(simulator) {
-            try await withBackgroundTaskBackend(simulator) { try await function() }
+            try await withBackgroundTaskBackend(simulator) {
+                try await function()
+                // Inside the test's scopes: a timer settling plays begins on this simulator too.
+                if checksForLeaks { await simulator.settle() }
+            }
         }
         guard checksForLeaks else { return }
-        await simulator.settle()
         do {
             try simulator.expectNoLeaks()
         } catch {

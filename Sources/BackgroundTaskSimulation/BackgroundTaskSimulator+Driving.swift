@@ -59,18 +59,24 @@ extension BackgroundTaskSimulator {
     /// - Parameter duration: Seconds to move; a negative, infinite or NaN value records a
     ///   ``SimulatorMisuse/invalidDuration`` and does nothing.
     @MainActor public func advance(by duration: TimeInterval) {
+        _ = advance(by: duration, firingLimit: Self.maximumTimerFiringsPerAdvance, recordsLimit: true)
+    }
+
+    /// ``advance(by:)-(TimeInterval)`` that fires at most `firingLimit` app timers (recording the misuse when
+    /// `recordsLimit`) and returns how many it fired.
+    @MainActor func advance(by duration: TimeInterval, firingLimit: Int, recordsLimit: Bool) -> Int {
+        var firings = 0
         guard duration.isFinite, duration >= 0 else {
             state.withLock { $0.record(.misuse(.invalidDuration)) }
-            return
+            return firings
         }
-        if state.withLock({ $0.spendInHandler(duration) }) { return }
+        if state.withLock({ $0.spendInHandler(duration) }) { return firings }
         state.withLock { $0.scheduler.hasFinishedLaunching = true }
         settleOffMainHandlers()
         runPendingHandlers()
         let target = state.withLock { $0.now + duration }
         var heldLandedThrough: Int?
         var releasedLandedThrough: Int?
-        var firings = 0
         while true {
             settleOffMainHandlers()  // no time passes while a handler runs on another thread
             settleAppThreads()
@@ -88,7 +94,7 @@ extension BackgroundTaskSimulator {
             let releasedCalls = !callGate.allLanded && tickets != releasedLandedThrough
             switch state.withLock({ $0.step(until: target, heldCalls: heldCalls, releasedCalls: releasedCalls) }) {
             case .done:
-                return
+                return firings
             case .again:
                 continue
             case .landHeldCalls:
@@ -108,9 +114,9 @@ extension BackgroundTaskSimulator {
                 work()
                 settleOffMainHandlers()
                 firings += 1
-                if firings >= Self.maximumTimerFiringsPerAdvance {
-                    state.withLock { $0.record(.misuse(.timerFiringLimitReached(limit: firings))) }
-                    return
+                if firings >= firingLimit {
+                    if recordsLimit { state.withLock { $0.record(.misuse(.timerFiringLimitReached(limit: firings))) } }
+                    return firings
                 }
             }
         }

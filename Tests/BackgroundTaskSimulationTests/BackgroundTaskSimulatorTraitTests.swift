@@ -115,6 +115,17 @@ struct BackgroundTaskSimulatorTraitTests {
         #expect(recorded.isEmpty)
     }
 
+    @Test func aManagerWhoseLingerWouldReachTheExpiryPasses() async throws {
+        let recorded = try await issues { @MainActor in
+            let simulator = try #require(BackgroundTaskSimulator.current)
+            simulator.enterBackground()
+            let task = try BackgroundTaskManager(configuration: .init(linger: 10)).beginTask("Flush")
+            simulator.advance(by: 20)  // 10 s left: a 10 s linger would run into the expiry, so it does not linger
+            task.end()
+        }
+        #expect(recorded.isEmpty)
+    }
+
     // MARK: - A leak still fails
 
     @Test func aManagersTaskReleasedWhileRunningFailsNamingItsLine() async throws {
@@ -139,6 +150,32 @@ struct BackgroundTaskSimulatorTraitTests {
         #expect(recorded.first?.message.contains("1 assertion(s) are still held") == true)
     }
 
+    @Test func aTaskBegunByATimerTheTraitPlaysIsCheckedToo() async throws {
+        let held = Locked<SafeBackgroundTask?>(nil)
+        let recorded = try await issues { @MainActor in
+            let simulator = try #require(BackgroundTaskSimulator.current)
+            try BackgroundTaskManager().beginTask("Upload").end()  // lingers: settling plays its timer
+            simulator.schedule(after: 0.2) { held.withLock { $0 = SafeBackgroundTask.begin("Late sync") } }
+        }
+        held.withLock { $0?.end() }
+        #expect(recorded.count == 1)
+        #expect(recorded.first?.message.contains("\"Late sync\"") == true)
+    }
+
+    @Test func aBeginHeldOnAnotherThreadLandsAndItsLeakFails() async throws {
+        let held = Locked<SafeBackgroundTask?>(nil)
+        let trait = BackgroundTaskSimulatorTrait.backgroundTaskSimulator(faults: [.holdOffMainCalls(.begins)])
+        let recorded = try await issues(under: trait) {
+            let simulator = try #require(BackgroundTaskSimulator.current)
+            let backend = simulator
+            Thread { held.withLock { $0 = SafeBackgroundTask.begin("Never ended", backend: backend) } }.start()
+            try await simulator.waitForHeldCalls(1)
+        }
+        held.withLock { $0?.end() }
+        #expect(recorded.count == 1)
+        #expect(recorded.first?.message.contains("\"Never ended\"") == true)
+    }
+
     @Test func settlingNeverMovesIntoAnExpiryThatWouldHideALeak() async throws {
         let held = Locked<SafeBackgroundTask?>(nil)
         let recorded = try await issues { @MainActor in
@@ -146,9 +183,9 @@ struct BackgroundTaskSimulatorTraitTests {
             simulator.enterBackground()
             held.withLock { $0 = SafeBackgroundTask.begin("Forgotten", onExpiration: {}) }
             simulator.advance(by: 20)
-            // With 10 s of background time left, this manager lingers: settling must stop before the expiry, where
-            // the forgotten task's handler would end it and hide the leak.
-            try BackgroundTaskManager(configuration: .init(linger: 10)).beginTask("Flush").end()
+            // With 10 s of background time left, an app timer due in 9 s: settling must stop before the expiry (in
+            // 6 s), where the forgotten task's handler would end it and hide the leak.
+            simulator.schedule(after: 9) {}
         }
         held.withLock { $0?.end() }
         #expect(recorded.count == 1)

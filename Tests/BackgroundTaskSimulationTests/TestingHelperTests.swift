@@ -53,13 +53,28 @@ struct TestingHelperTests {
         #expect(simulator.assertionHistory.first?.ending == .ended(at: 0.5))
     }
 
-    @Test(arguments: [0, -1, .nan])
+    @Test(arguments: [0, -1, Double.nan, -Double.infinity])
     func settlingWithinNoTimeLetsNoTimePass(limit: Double) async throws {
         let simulator = BackgroundTaskSimulator()
         try BackgroundTaskManager(backend: simulator).beginTask("Upload").end()
         await simulator.settle(within: limit)
         #expect(simulator.now == 0)
         #expect(simulator.outstanding.count == 1)
+    }
+
+    @Test func aTimerThatKeepsSchedulingItselfCannotHoldSettlingLong() async throws {
+        let simulator = BackgroundTaskSimulator()
+        _ = simulator.beginBackgroundTask(named: "Lost", expirationHandler: nil)
+        let firings = Locked(0)
+        @Sendable func poll() {
+            firings.withLock { $0 += 1 }
+            simulator.schedule(after: 0, poll)
+        }
+        simulator.schedule(after: 0, poll)
+        await simulator.settle()
+        #expect(firings.value == 1_000)  // the most one settle plays
+        #expect(!simulator.events.contains { if case .misuse = $0 { true } else { false } })
+        #expect(simulator.outstanding.map(\.name) == ["Lost"])
     }
 
     @Test func settlingLeavesALostEndHeldAndMovesNoTimeWithoutATimer() async throws {

@@ -25,7 +25,8 @@ public struct BackgroundTaskLeak: Equatable, Sendable, CustomStringConvertible {
 
 extension BackgroundTaskLeak {
     /// The module whose code began the task: the first part of its call site's `#fileID` (`MySDK/Uploader.swift`:
-    /// `MySDK`); the whole file ID when it names no module.
+    /// `MySDK`); the whole file ID when it names no module. For a task begun from Objective-C
+    /// (`BTKBackgroundTask` with `__FILE__`), the folder that holds the file.
     public var module: String {
         String(callSite.fileID.prefix { $0 != "/" })
     }

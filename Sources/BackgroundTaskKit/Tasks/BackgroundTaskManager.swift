@@ -32,7 +32,8 @@ public final class BackgroundTaskManager: Sendable {
         /// Share one system assertion among all tasks. Default `true`.
         public var coalescesAssertions = true
         /// Coalescing: seconds the shared assertion outlives its last task (default 0.5; `0` or less, NaN, infinity:
-        /// none; max ``maximumLinger``); never during an expiry, or in the background with under 5 s left.
+        /// none; max ``maximumLinger``); never during an expiry, or in the background unless 5 s would still be left
+        /// after it (a linger into the expiry would only keep an idle app awake).
         public var linger: TimeInterval = 0.5
         /// Coalescing: the shared assertion's name in the system's logs.
         public var sharedAssertionName = "BackgroundTaskManager"

@@ -175,15 +175,28 @@ struct BackgroundTaskManagerTests {
 
     @Test func aLingeringAssertionIsEndedOnExpiry() throws {
         var configuration = SimulatorConfiguration()
-        configuration.backgroundTimeBudget = 8  // enough to linger, less than the linger
+        configuration.backgroundTimeBudget = 8  // less than the linger
         let simulator = BackgroundTaskSimulator(configuration: configuration)
         let manager = makeManager(simulator) { $0.linger = BackgroundTaskManager.Configuration.maximumLinger }
+        try manager.beginTask("Short").end()  // in the foreground: it lingers
         simulator.enterBackground()
-        try manager.beginTask("Short").end()
         simulator.advance(by: 100)
         try simulator.expectEveryAssertionEndedOnce()
         // Ended by the handler, which comes 4 s before the budget is gone.
         #expect(simulator.log.last { if case .ended = $0.event { true } else { false } }?.time == 4)
+    }
+
+    @Test func aLingerThatWouldReachTheExpiryIsNotTakenAndTheAppIsSuspended() throws {
+        var configuration = SimulatorConfiguration()
+        configuration.backgroundTimeBudget = 8  // under the linger plus the 5 s it must leave
+        let simulator = BackgroundTaskSimulator(configuration: configuration)
+        let manager = makeManager(simulator) { $0.linger = BackgroundTaskManager.Configuration.maximumLinger }
+        simulator.enterBackground()
+        try manager.beginTask("Short").end()
+        #expect(simulator.outstanding.isEmpty)  // ended at once, not kept idle into the expiry
+        simulator.advance(by: 1)
+        #expect(simulator.appState == .suspended)
+        #expect(!simulator.log.contains { $0.event == .backgroundTimeExpired })
     }
 
     @Test func anExpiryBeforeTheSharedBeginReturnsEndsItOnceItReturns() throws {

@@ -164,10 +164,13 @@ extension TaskEngine {
         return retire(shared, &state)
     }
 
-    /// Outside the lock: the shared assertion went idle; linger unless little background time is left, else end it.
+    /// Outside the lock: the shared assertion went idle; linger unless the linger would reach into the last background
+    /// seconds, else end it.
     func considerLinger(_ assertion: SharedAssertion) {
         let remaining = assertion.backend.backgroundTimeRemaining
-        let tooLittleTime = remaining.map { !($0 >= options.lingerMinimumTimeRemaining) } ?? false
+        // The whole linger must fit before the last seconds: one that reached into the expiry would only keep an idle
+        // app awake until its handlers ran (a test's settling would stop short of it and see the assertion held).
+        let tooLittleTime = remaining.map { !($0 >= options.lingerMinimumTimeRemaining + options.linger) } ?? false
         let action = withLock { state -> EngineAction in
             guard state.shared === assertion, state.sharedUsers == 0, state[assertion].idleSince != nil,
                 state[call: assertion].phase == .held
