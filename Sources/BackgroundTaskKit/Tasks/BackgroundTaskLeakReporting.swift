@@ -78,8 +78,8 @@ public enum BackgroundTaskLeakReporting {
     /// (a manager's own `leakHandler` still comes first). For an SDK, whose leaks are its own business.
     ///
     /// - Parameters:
-    ///   - module: The module name as `#fileID` writes it (`"MySDK"` for `MySDK/Uploader.swift`); an empty name
-    ///     matches only tasks whose call site names no module.
+    ///   - module: The module name as `#fileID` writes it (`"MySDK"` for `MySDK/Uploader.swift`), compared with
+    ///     each leak's ``BackgroundTaskLeak/module``.
     ///   - handler: Called for each such leak on the releasing thread, never under a package lock; `nil` removes the
     ///     module's handler, so its leaks go to the process-wide one again.
     public static func setHandler(

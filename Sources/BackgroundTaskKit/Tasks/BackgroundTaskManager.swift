@@ -103,7 +103,8 @@ public final class BackgroundTaskManager: Sendable {
     ///   - configuration: Limits and coalescing.
     ///   - leakHandler: Called for each of this manager's tasks released while running and ended by the safety net, on
     ///     the releasing thread, never under a package lock; `nil` (the default): ``BackgroundTaskLeakReporting``'s
-    ///     handler for the module that began the task, or its process-wide one.
+    ///     handler for the module that began the task, or its process-wide one. Tasks on the simulator are not
+    ///     reported to handlers: it records them (`safetyNetEnds`) and `expectNoLeaks()` fails naming their lines.
     public convenience init(
         backend: (any BackgroundTaskBackend)? = nil, configuration: Configuration = Configuration(),
         leakHandler: (@Sendable (BackgroundTaskLeak) -> Void)? = nil

@@ -11,7 +11,8 @@ import Foundation
 /// }
 /// ```
 /// > Important: Keep it until the work is done. If its last reference goes away first, it completes itself
-/// > unsuccessfully (the safety net) and reports a leak on standard error, as `SafeBackgroundTask` does. On expiry
+/// > unsuccessfully (the safety net) and reports a leak, as `SafeBackgroundTask` does (`BackgroundTaskLeakReporting`: the
+/// > handler of the module that registered it, or the process-wide one, by default standard error). On expiry
 /// > your `onExpiration` runs on the main actor, then the task completes unsuccessfully; a later `complete` does
 /// > nothing.
 public final class SafeScheduledTask: Sendable {
