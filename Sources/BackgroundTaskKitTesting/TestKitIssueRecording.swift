@@ -39,21 +39,21 @@ package enum TestKitIssueRecording {
 
     /// Records `error` as an issue at `sourceLocation`, or captures it.
     static func record(_ error: any Error, _ comment: Comment, sourceLocation: SourceLocation) {
-        if let capture {
-            let recorded = Recorded(message: "\(error)", comment: comment.rawValue, sourceLocation: sourceLocation)
-            capture.recorded.withLock { $0.append(recorded) }
-        } else {
+        record(Recorded(message: "\(error)", comment: comment.rawValue, sourceLocation: sourceLocation)) {
             Issue.record(error, comment, sourceLocation: sourceLocation)
         }
     }
 
     /// Records an issue saying `message` at `sourceLocation`, or captures it.
     static func record(_ message: String, sourceLocation: SourceLocation) {
-        if let capture {
-            let recorded = Recorded(message: message, comment: nil, sourceLocation: sourceLocation)
-            capture.recorded.withLock { $0.append(recorded) }
-        } else {
+        record(Recorded(message: message, comment: nil, sourceLocation: sourceLocation)) {
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         }
+    }
+
+    /// Captures `recorded` inside a ``capturing(_:)`` scope; otherwise calls `issue`, outside any lock.
+    private static func record(_ recorded: Recorded, otherwise issue: () -> Void) {
+        guard let capture else { return issue() }
+        capture.recorded.withLock { $0.append(recorded) }
     }
 }

@@ -242,6 +242,18 @@ struct SimulatorState {
         now = time
     }
 
+    /// When the system calls the expiration handlers: in the background, holding an assertion, once a stay.
+    var expiryDue: TimeInterval? {
+        appState == .background && !outstanding.isEmpty && !expiredThisStint
+            ? now + max(remainingBudget - expirationLead, 0) : nil
+    }
+
+    /// After the handlers, when the budget is gone: assertions still held then get the app killed.
+    var budgetEndDue: TimeInterval? {
+        appState == .background && !outstanding.isEmpty && expiredThisStint && !budgetEndHandled
+            ? now + max(remainingBudget, 0) : nil
+    }
+
     enum Step {
         /// The clock reached the target; nothing else is due.
         case done
@@ -276,12 +288,8 @@ struct SimulatorState {
             guard termination == nil else { return .done }
         }
         let deadline = outstanding.values.compactMap(\.endDeadline).min()
-        let inBackgroundHolding = appState == .background && !outstanding.isEmpty
-        let expiry: TimeInterval? =
-            inBackgroundHolding && !expiredThisStint ? now + max(remainingBudget - expirationLead, 0) : nil
-        // After the handlers, assertions still held when the budget is gone get the app killed.
-        let budgetEnd: TimeInterval? =
-            inBackgroundHolding && expiredThisStint && !budgetEndHandled ? now + max(remainingBudget, 0) : nil
+        let expiry = expiryDue
+        let budgetEnd = budgetEndDue
         let running = appState == .foreground || appState == .background
         let warning = running ? outstanding.values.filter { !$0.warned }.map(warningTime).min() : nil
 
@@ -337,12 +345,8 @@ struct SimulatorState {
         guard termination == nil, !outstanding.isEmpty, appState == .foreground || appState == .background,
             let timer = timers.min()?.due, timer <= now + limit
         else { return nil }
-        let inBackgroundHolding = appState == .background
-        let expiry: TimeInterval? =
-            inBackgroundHolding && !expiredThisStint ? now + max(remainingBudget - expirationLead, 0) : nil
-        let budgetEnd: TimeInterval? = inBackgroundHolding && expiredThisStint ? now + max(remainingBudget, 0) : nil
         let deadline = outstanding.values.compactMap(\.endDeadline).min()
-        let system = [expiry, budgetEnd, deadline, scheduler.nextDue, continuedLaunchDue].compactMap { $0 }.min()
+        let system = [expiryDue, budgetEndDue, deadline, scheduler.nextDue, continuedLaunchDue].compactMap { $0 }.min()
         if let system, system <= max(timer, now) { return nil }
         return max(timer, now)
     }
