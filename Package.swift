@@ -19,13 +19,10 @@ let package = Package(
         .library(name: "BackgroundTaskTracing", targets: ["BackgroundTaskTracing"]),
         .library(name: "BackgroundTaskFieldTelemetry", targets: ["BackgroundTaskFieldTelemetry"]),
         .library(name: "BackgroundTaskKitTesting", targets: ["BackgroundTaskKitTesting"]),
+        .library(name: "BackgroundTaskSimulation", targets: ["BackgroundTaskSimulation"]),
         .library(name: "BackgroundTaskKitObjC", targets: ["BackgroundTaskKitObjC"]),
         .library(name: "BackgroundTaskScheduling", targets: ["BackgroundTaskScheduling"]),
-        .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
         .library(name: "BackgroundTaskTimeline", targets: ["BackgroundTaskTimeline"]),
-        .executable(name: "bgtask", targets: ["bgtask"]),
-        .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
-        .plugin(name: "AuditBackgroundTasksBuildTool", targets: ["AuditBackgroundTasksBuildTool"]),
     ],
     targets: [
         // The library: the seam, the real backends, the engine and the four safe faces, with its privacy manifest
@@ -49,7 +46,7 @@ let package = Package(
         .target(name: "BackgroundTaskScheduling", dependencies: ["BackgroundTaskKit"]),
         // The Objective-C face (`BTKBackgroundTask`) over the core's `SafeBackgroundTask`.
         .target(name: "BackgroundTaskKitObjC", dependencies: ["BackgroundTaskKit"]),
-        // The iOS-policy simulator. It does not link Swift Testing, so `bgtask` can use it.
+        // The iOS-policy simulator, without Swift Testing: for XCTest suites and tools (`bgtask` uses it).
         .target(
             name: "BackgroundTaskSimulation",
             dependencies: [
@@ -60,14 +57,6 @@ let package = Package(
         // What test targets import: the simulator plus helpers that record Swift Testing issues.
         .target(
             name: "BackgroundTaskKitTesting", dependencies: ["BackgroundTaskSimulation", "BackgroundTaskTimeline"]),
-        // The catalog of bug patterns, shared by `bgtask simulate` and the tests.
-        .target(
-            name: "BackgroundTaskScenarios",
-            dependencies: [
-                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskSimulation", "BackgroundTaskTracing",
-                "BackgroundTaskScheduling",
-            ]
-        ),
         // The randomized checker of the package's promise over the simulator (tests and `promise-check`).
         .target(
             name: "BackgroundTaskPromiseChecking",
@@ -88,31 +77,6 @@ let package = Package(
             name: "BackgroundTaskTimeline",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
         ),
-        // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
-        // and Objective-C. Depends on nothing, so other tools can embed it.
-        .target(name: "BackgroundTaskAudit"),
-        // The command-line logic, kept apart from `main` so that it can be tested.
-        .target(
-            name: "BGTaskCLI",
-            dependencies: [
-                "BackgroundTaskScenarios", "BackgroundTaskAudit", "BackgroundTaskFieldTelemetry",
-                "BackgroundTaskTimeline",
-            ]
-        ),
-        .executableTarget(name: "bgtask", dependencies: ["BGTaskCLI"]),
-        // `swift package audit-background-tasks`: runs `bgtask audit` over the package's source targets.
-        .plugin(
-            name: "AuditBackgroundTasks",
-            capability: .command(
-                intent: .custom(
-                    verb: "audit-background-tasks",
-                    description: "Finds risky raw background-task call sites in the package's sources"
-                )
-            ),
-            dependencies: ["bgtask"]
-        ),
-        // Applied to a target, shows `bgtask audit`'s findings in its sources as build warnings.
-        .plugin(name: "AuditBackgroundTasksBuildTool", capability: .buildTool(), dependencies: ["bgtask"]),
         // Helpers the test targets share (an event log, a handler journal, waiting without blocking).
         .target(
             name: "TestSupport", dependencies: ["BackgroundTaskKitTesting", "BackgroundTaskDiagnostics"],
@@ -122,8 +86,9 @@ let package = Package(
         .testTarget(
             name: "BackgroundTaskKitTests",
             dependencies: [
-                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskKitTesting", "BackgroundTaskScenarios",
-                "BackgroundTaskPromiseChecking", "BackgroundTaskKitObjC",
+                "BackgroundTaskKit", "BackgroundTaskDiagnostics", "BackgroundTaskKitTesting",
+                "BackgroundTaskPromiseChecking",
+                "BackgroundTaskKitObjC",
                 "TestSupport",
             ]
         ),
@@ -134,8 +99,7 @@ let package = Package(
         .testTarget(
             name: "BackgroundTaskSimulationTests",
             dependencies: [
-                "BackgroundTaskDiagnostics", "BackgroundTaskKitTesting", "BackgroundTaskScenarios",
-                "BackgroundTaskPromiseChecking", "TestSupport",
+                "BackgroundTaskDiagnostics", "BackgroundTaskKitTesting", "BackgroundTaskPromiseChecking", "TestSupport",
             ],
             // The tracer names callers with `dladdr`, which sees only exported symbols: export the test
             // code's, as a framework exports its own (on Apple platforms executables already do).
@@ -164,12 +128,6 @@ let package = Package(
             dependencies: ["BackgroundTaskScheduling", "BackgroundTaskKitTesting", "TestSupport"]
         ),
         .testTarget(name: "BackgroundTaskTimelineTests", dependencies: ["BackgroundTaskTimeline", "TestSupport"]),
-        .testTarget(
-            name: "BGTaskCLITests",
-            dependencies: ["BGTaskCLI", "BackgroundTaskDiagnostics", "BackgroundTaskFieldTelemetry", "TestSupport"]
-        ),
-        // The fixture corpus is sample code to scan, not code to compile.
-        .testTarget(name: "BackgroundTaskAuditTests", dependencies: ["BackgroundTaskAudit"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

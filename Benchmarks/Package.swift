@@ -20,13 +20,15 @@ let package = Package(
     dependencies: [
         // The main package, by path.
         .package(name: "BackgroundTaskKit", path: ".."),
+        // The tool package, for the audit.
+        .package(name: "BackgroundTaskKitTools", path: "../Tools"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // Generates a tree of about a million lines of Swift and Objective-C and times `bgtask audit` on it.
         .executableTarget(
             name: "AuditBenchmark",
-            dependencies: [.product(name: "BackgroundTaskAudit", package: "BackgroundTaskKit")]
+            dependencies: [.product(name: "BackgroundTaskAudit", package: "BackgroundTaskKitTools")]
         ),
         // The faces, the peers they are measured against and the scenarios, shared by the two harnesses
         // below. Public API of BackgroundTaskKit only.

@@ -19,6 +19,10 @@ products=(BackgroundTaskTimeline BackgroundTaskDiagnostics BackgroundTaskTracing
     BackgroundTaskScheduling)
 result=""
 
+sources() { # $1 = module or executable: its folder, in the library's package or the tool package (Tools/)
+    if [ -d "Sources/$1" ]; then echo "Sources/$1"; else echo "Tools/Sources/$1"; fi
+}
+
 emit() { # $1 = module, $2 = out dir, $3 = SDK, $4 = target, rest = extra flags; prints error count
     local module=$1 out=$2 sdk=$3 target=$4; shift 4
     local name; name=$(basename "$sdk" .sdk)
@@ -28,7 +32,7 @@ emit() { # $1 = module, $2 = out dir, $3 = SDK, $4 = target, rest = extra flags;
     swiftc -emit-module -emit-module-path "$out/$module.swiftmodule" "${interface[@]}" -parse-as-library -continue-building-after-errors \
         -module-name "$module" -package-name backgroundtaskkit -swift-version 6 -resource-dir "$cache/res-$name" \
         -sdk "$sdk" -target "$target" -module-cache-path "$cache/mc-$name-$target" -I "$out" "$@" \
-        $(find "Sources/$module" -name '*.swift' | sort) >"$log" 2>&1
+        $(find "$(sources "$module")" -name '*.swift' | sort) >"$log" 2>&1
     grep -E ': (error|warning):' "$log" | sed "s|^|  [$module] |" >&2
     grep -c ': error:\|: warning:' "$log"
 }
@@ -57,7 +61,8 @@ check() { # $1 = label, $2 = SDK name, $3 = target, rest = extra flags
 }
 
 # Every non-test target but BackgroundTaskKitTesting (it imports Swift Testing), on macOS 12, emitted in
-# dependency order: the shared script's own list of them predates the products.
+# dependency order, the tool package's (Tools/Sources) included: the shared script's own list of them predates the
+# products.
 chain() {
     local name=MacOSX15.5 sdk=$cache/sdk/MacOSX15.5.sdk target=arm64-apple-macos12.0
     if [ ! -f "$sdk/SDKSettings.json" ]; then result="$result macos-all-targets=no-sdk"; return; fi
@@ -71,7 +76,7 @@ chain() {
     for executable in bgtask promise-check thread-stress; do
         swiftc -typecheck -module-name "${executable//-/_}" -package-name backgroundtaskkit -swift-version 6 \
             -resource-dir "$cache/res-$name" -sdk "$sdk" -target "$target" -module-cache-path "$cache/mc-$name-$target" \
-            -I "$out" $(find "Sources/$executable" -name '*.swift' | sort) >"$out/$executable.log" 2>&1
+            -I "$out" $(find "$(sources "$executable")" -name '*.swift' | sort) >"$out/$executable.log" 2>&1
         grep -E ': (error|warning):' "$out/$executable.log" | sed "s|^|  [$executable] |" >&2
         problems=$((problems + $(grep -c ': error:\|: warning:' "$out/$executable.log")))
     done

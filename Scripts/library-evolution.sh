@@ -5,8 +5,8 @@
 #
 # Usage: bash Scripts/library-evolution.sh [SCRATCH_PATH]    (default .build-library-evolution)
 #
-# The products are read from Package.swift: every library product except the test kit (linked by test targets only)
-# and the audit (a tool). `-alias-module-names-in-module-interface` is needed because two modules declare a type of
+# The products are read from Package.swift: every library product except the test kit and the simulator (linked by
+# test targets and tools only). `-alias-module-names-in-module-interface` is needed because two modules declare a type of
 # their own name (`BackgroundTaskDiagnostics`, `BackgroundTaskTimeline`); the modules that import them need it too.
 # On Linux the compiler warns that Foundation and Dispatch were not built with library evolution: on Apple platforms
 # they are, so those warnings are expected here and not checked.
@@ -19,7 +19,7 @@ products=$(swift package dump-package | python3 -c '
 import json, sys
 package = json.load(sys.stdin)
 for product in package["products"]:
-    if "library" in product["type"] and product["name"] not in ("BackgroundTaskKitTesting", "BackgroundTaskAudit"):
+    if "library" in product["type"] and product["name"] not in ("BackgroundTaskKitTesting", "BackgroundTaskSimulation"):
         print(product["name"], " ".join(product["targets"]))
 ')
 

@@ -11,8 +11,8 @@ and prints
 
 Usage (CI does not run it: it needs the network or local mirrors):
 
-  swift build -c release --product bgtask
-  Scripts/audit-corpus/score.py --bgtask .build/release/bgtask --work /tmp/audit-corpus
+  swift build -c release --package-path Tools --product bgtask
+  Scripts/audit-corpus/score.py --bgtask Tools/.build/release/bgtask --work /tmp/audit-corpus
   Scripts/audit-corpus/score.py ... --mirrors DIR   # bare mirrors at DIR/OWNER+NAME/repo
   Scripts/audit-corpus/score.py ... --verbose       # every miss, every false or unjudged finding
   Scripts/audit-corpus/score.py ... --index Scripts/audit-corpus/test-set   # the frozen test set

@@ -1,10 +1,9 @@
 import BackgroundTaskKitTesting
-import BackgroundTaskScenarios
 import Foundation
 import TestSupport
 import Testing
 
-/// The library's faces, as the scenario catalog drives them.
+/// The library's faces, as ``FaceDriver`` starts them.
 let faces = ["safe", "scoped", "closure", "manager", "manager-coalesced"]
 
 @MainActor
@@ -16,7 +15,7 @@ struct FaceFaultTests {
         let simulator = BackgroundTaskSimulator(faults: [.handlerBeforeBeginReturns])
         let journal = HandlerJournal()
         simulator.enterBackground()
-        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Early") {
+        let task = await FaceDriver(face, simulator).start("Early") {
             journal.note("cleanup")
         }
         simulator.advance(by: 10)
@@ -31,7 +30,7 @@ struct FaceFaultTests {
         let simulator = BackgroundTaskSimulator(faults: [.handlerOffMainActor])
         let journal = HandlerJournal()
         simulator.enterBackground()
-        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Off main") {
+        let task = await FaceDriver(face, simulator).start("Off main") {
             journal.note("cleanup")
         }
         simulator.advance(by: 31)
@@ -48,7 +47,7 @@ struct FaceFaultTests {
         let simulator = BackgroundTaskSimulator(faults: [.handlerTwice])
         let journal = HandlerJournal()
         simulator.enterBackground()
-        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Twice") {
+        let task = await FaceDriver(face, simulator).start("Twice") {
             journal.note("cleanup")
         }
         simulator.advance(by: 31)
@@ -64,7 +63,7 @@ struct FaceFaultTests {
         let simulator = BackgroundTaskSimulator(faults: [.notGranted(callingHandler: true)])
         let journal = HandlerJournal()
         simulator.enterBackground()
-        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Refused") {
+        let task = await FaceDriver(face, simulator).start("Refused") {
             journal.note("cleanup")
         }
         simulator.advance(by: 31)
@@ -79,7 +78,7 @@ struct FaceFaultTests {
     @Test(arguments: ["safe", "scoped", "closure", "manager"])
     func aTaskBegunWithLittleTimeLeftAndNoHandlerMustStillBeEndedInTime(_ face: String) async throws {
         let simulator = BackgroundTaskSimulator(faults: [.noHandlerWhenLittleTimeLeft])
-        let starter = ScenarioVariant.starter(named: face, simulator: simulator)
+        let starter = FaceDriver(face, simulator)
         simulator.enterBackground()
         let keepAwake = await starter.start("Keep awake")
         simulator.advance(by: 25.5)
@@ -94,7 +93,7 @@ struct FaceFaultTests {
     @Test(arguments: ["safe", "scoped", "closure"])
     func aStandaloneTaskWithNoHandlerThatOutlivesTheBudgetIsFatal(_ face: String) async throws {
         let simulator = BackgroundTaskSimulator(faults: [.noHandlerWhenLittleTimeLeft])
-        let starter = ScenarioVariant.starter(named: face, simulator: simulator)
+        let starter = FaceDriver(face, simulator)
         simulator.enterBackground()
         let keepAwake = await starter.start("Keep awake")
         simulator.advance(by: 25.5)
@@ -109,7 +108,7 @@ struct FaceFaultTests {
 
     @Test func aManagerEndsEvenTheTasksTheSystemGaveNoHandler() async throws {
         let simulator = BackgroundTaskSimulator(faults: [.noHandlerWhenLittleTimeLeft])
-        let starter = ScenarioVariant.starter(named: "manager", simulator: simulator)
+        let starter = FaceDriver("manager", simulator)
         simulator.enterBackground()
         let keepAwake = await starter.start("Keep awake")
         simulator.advance(by: 27)
@@ -125,7 +124,7 @@ struct FaceFaultTests {
     @Test(arguments: faces)
     func endingTwiceEndsOnce(_ face: String) async throws {
         let simulator = BackgroundTaskSimulator()
-        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Twice")
+        let task = await FaceDriver(face, simulator).start("Twice")
         await task.end()
         await task.end()
         simulator.advance(by: 1)
@@ -136,7 +135,7 @@ struct FaceFaultTests {
     func aCleanupThatSpendsTimeEndsTheTaskAfterwards(_ face: String) async throws {
         let simulator = BackgroundTaskSimulator()
         simulator.enterBackground()
-        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Slow cleanup") {
+        let task = await FaceDriver(face, simulator).start("Slow cleanup") {
             simulator.spend(2)
         }
         simulator.advance(by: 40)
@@ -151,7 +150,7 @@ struct FaceFaultTests {
         let simulator = BackgroundTaskSimulator()
         simulator.enterBackground()
         let inner = SafeTaskBox()
-        let task = await ScenarioVariant.starter(named: face, simulator: simulator).start("Outer") {
+        let task = await FaceDriver(face, simulator).start("Outer") {
             let task = SafeBackgroundTask.begin("Begun in the handler", backend: simulator)
             task.end()
             inner.task = task
@@ -161,9 +160,4 @@ struct FaceFaultTests {
         #expect(inner.task?.state == .ended)
         await task.end()
     }
-}
-
-@MainActor
-final class SafeTaskBox {
-    var task: SafeBackgroundTask?
 }

@@ -133,3 +133,9 @@ struct SafeAndScopedTaskTests {
         try simulator.expectEveryAssertionEndedOnce()
     }
 }
+
+/// An owner that holds a task, to drop it from inside the task's own cleanup.
+@MainActor
+final class SafeTaskBox {
+    var task: SafeBackgroundTask?
+}

@@ -1,8 +1,8 @@
 import BackgroundTaskKitTesting
 import BackgroundTaskScenarios
 import Foundation
-import TestSupport
 import Testing
+import ToolTestSupport
 
 /// What iOS does to each naive flow: stated here, independently of the catalog, so that a change to
 /// the simulator or a scenario that alters the outcome fails.

@@ -3,8 +3,8 @@ import BackgroundTaskDiagnostics
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
 import Foundation
-import TestSupport
 import Testing
+import ToolTestSupport
 
 /// `--timeline` and `--timelines`: the pictures `bgtask simulate` and `bgtask report` draw.
 @MainActor

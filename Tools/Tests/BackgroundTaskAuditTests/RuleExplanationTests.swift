@@ -7,7 +7,7 @@ import Testing
 struct RuleExplanationTests {
     private static let auditDocument = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Documentation/Audit.md")
+        .deletingLastPathComponent().appendingPathComponent("Documentation/Audit.md")
 
     // MARK: - Explanations
 

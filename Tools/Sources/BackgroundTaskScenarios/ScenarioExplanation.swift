@@ -61,11 +61,11 @@ extension ScenarioRunner {
         guard let naiveFlow = scenario.naiveFlow else { return nil }
         let simulator = BackgroundTaskSimulator(configuration: scenario.configuration, faults: scenario.faults)
         let backend = RawBackend(simulator)
-        let events = Locked<[BackgroundTaskEvent]>([])
+        let events = Guarded<[BackgroundTaskEvent]>([])
         backend.diagnostics.addObserver { event in
             switch event.kind {
             case .began, .ended: return
-            default: events.withLock { $0.append(event) }
+            default: events.update { $0.append(event) }
             }
         }
         await naiveFlow(simulator, backend)

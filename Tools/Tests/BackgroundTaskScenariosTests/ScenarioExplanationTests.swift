@@ -7,7 +7,7 @@ import Testing
 /// The text of a line of a file in `Sources/BackgroundTaskScenarios`, found from this file's path.
 private func sourceLine(of callSite: BackgroundTaskCallSite) throws -> String {
     let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let relative = callSite.fileID.replacingOccurrences(of: "BackgroundTaskScenarios/", with: "")
     let candidates = [
         "Sources/BackgroundTaskScenarios/Patterns/\(relative)", "Sources/BackgroundTaskScenarios/\(relative)",

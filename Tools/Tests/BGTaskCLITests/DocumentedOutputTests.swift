@@ -18,7 +18,7 @@ struct DocumentedOutputTests {
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()  // Tools/Tests/BGTaskCLITests/… → the repository
 
     static func documents() -> [String] {
         let folder = root.appendingPathComponent("Documentation")

@@ -6,7 +6,7 @@ import Testing
 enum ReleaseRecord {
     /// The repository's root folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()  // Tools/Tests/BGTaskCLITests/… → the repository
 
     struct Release: Equatable {
         var version: String

@@ -31,8 +31,7 @@ extension Scenario {
                     }
                 default:
                     let manager = BackgroundTaskManager(
-                        backend: simulator, configuration: BackgroundTaskManager.Configuration(),
-                        schedule: { delay, work in simulator.schedule(after: delay, work) })
+                        backend: simulator, configuration: BackgroundTaskManager.Configuration())
                     sync = Task.detached {
                         _ = try? await manager.withTask("Sync", windDownLimit: 2) {
                             await ScheduledWork.holdingLock("Shared.sqlite", on: simulator, started: started)

@@ -50,7 +50,7 @@ struct BGTaskCLITests {
 
     @Test func theReadmesAuditGateKeepsTheDefaultThatCatchesTheClassicLeak() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()  // Tools/Tests/BGTaskCLITests/… → the repository
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let gates = readme.split(separator: "\n").filter { $0.contains("bgtask audit ") && !$0.contains("--explain") }
         #expect(!gates.isEmpty)

@@ -134,9 +134,7 @@ public struct ScenarioVariant: Sendable {
             configuration.holdsAssertionOnlyInBackground = name == "manager-lazy"
             let manager = BackgroundTaskManager(
                 backend: backend,
-                configuration: configuration,
-                schedule: { delay, work in simulator.schedule(after: delay, work) }
-            )
+                configuration: configuration)
             return SafeTaskStarter(backend: backend, manager: manager)
         default:
             return HandWrittenStarter(backend: RawBackend(simulator, through: backend))

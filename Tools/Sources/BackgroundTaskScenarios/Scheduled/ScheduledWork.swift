@@ -32,8 +32,8 @@ enum ScheduledWork {
 
     /// A flag any thread may set once.
     final class Flag: Sendable {
-        private let value = Locked(false)
+        private let value = Guarded(false)
         var isSet: Bool { value.value }
-        func set() { value.withLock { $0 = true } }
+        func set() { value.update { $0 = true } }
     }
 }

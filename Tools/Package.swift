@@ -1,0 +1,86 @@
+// swift-tools-version:6.0
+// BackgroundTaskKit's tools: `bgtask` (`simulate`, `audit`, `report`), the audit as a library, the bug-pattern
+// catalog the simulator runs, and the two audit plugins. A package of its own so that the library's package,
+// the one apps and SDKs depend on, has no tool code and no dependencies. It uses the library from the folder
+// above; SwiftPM reads a package by URL only at a repository's root, so a client uses this one by path (a
+// checkout or a submodule: `Documentation/Audit.md`).
+import PackageDescription
+
+let package = Package(
+    name: "BackgroundTaskKitTools",
+    platforms: [.macOS(.v12)],
+    products: [
+        .executable(name: "bgtask", targets: ["bgtask"]),
+        .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
+        .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
+        .plugin(name: "AuditBackgroundTasksBuildTool", targets: ["AuditBackgroundTasksBuildTool"]),
+    ],
+    dependencies: [.package(name: "BackgroundTaskKit", path: "..")],
+    targets: [
+        // The catalog of bug patterns that `bgtask simulate` runs on the simulator, written naively and with
+        // each face (the starters).
+        .target(
+            name: "BackgroundTaskScenarios",
+            dependencies: [
+                .product(name: "BackgroundTaskKit", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskSimulation", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskTracing", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskScheduling", package: "BackgroundTaskKit"),
+            ]
+        ),
+        // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
+        // and Objective-C. Depends on nothing, so other tools can embed it.
+        .target(name: "BackgroundTaskAudit"),
+        // The command-line logic, kept apart from `main` so that it can be tested.
+        .target(
+            name: "BGTaskCLI",
+            dependencies: [
+                "BackgroundTaskScenarios", "BackgroundTaskAudit",
+                .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskTimeline", package: "BackgroundTaskKit"),
+            ]
+        ),
+        .executableTarget(name: "bgtask", dependencies: ["BGTaskCLI"]),
+        // `swift package audit-background-tasks`: runs `bgtask audit` over the package's source targets.
+        .plugin(
+            name: "AuditBackgroundTasks",
+            capability: .command(
+                intent: .custom(
+                    verb: "audit-background-tasks",
+                    description: "Finds risky raw background-task call sites in the package's sources"
+                )
+            ),
+            dependencies: ["bgtask"]
+        ),
+        // Applied to a target, shows `bgtask audit`'s findings in its sources as build warnings.
+        .plugin(name: "AuditBackgroundTasksBuildTool", capability: .buildTool(), dependencies: ["bgtask"]),
+        // The library's SVG reader for tests (`../Tests/TestSupport/SVGDocument.swift`, through a link: a
+        // target's files must be inside its package) and identifiers for expected events.
+        .target(
+            name: "ToolTestSupport",
+            dependencies: [.product(name: "BackgroundTaskKit", package: "BackgroundTaskKit")],
+            path: "Tests/ToolTestSupport"
+        ),
+        // The catalog: every scenario and variant ends as the catalog says, with its explanations and timelines.
+        .testTarget(
+            name: "BackgroundTaskScenariosTests",
+            dependencies: [
+                "BackgroundTaskScenarios", "ToolTestSupport",
+                .product(name: "BackgroundTaskKitTesting", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
+            ]
+        ),
+        .testTarget(
+            name: "BGTaskCLITests",
+            dependencies: [
+                "BGTaskCLI", "ToolTestSupport",
+                .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
+                .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
+            ]
+        ),
+        // The fixture corpus is sample code to scan, not code to compile.
+        .testTarget(name: "BackgroundTaskAuditTests", dependencies: ["BackgroundTaskAudit"], exclude: ["Fixtures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
