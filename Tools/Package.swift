@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// BackgroundTaskKit's tools: `bgtask` (`simulate`, `audit`, `report`), the audit as a library, the bug-pattern
+// BackgroundTaskKit's tools: `bgtask` (`simulate`, `audit`, `report`), `bgtask-audit`, the audit as a library, the bug-pattern
 // catalog the simulator runs, and the two audit plugins. A package of its own so that the library's package,
 // the one apps and SDKs depend on, has no tool code and no dependencies. It uses the library from the folder
 // above; SwiftPM reads a package by URL only at a repository's root, so a client uses this one by path (a
@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v12)],
     products: [
         .executable(name: "bgtask", targets: ["bgtask"]),
+        .executable(name: "bgtask-audit", targets: ["bgtask-audit"]),
         .library(name: "BackgroundTaskAudit", targets: ["BackgroundTaskAudit"]),
         .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
         .plugin(name: "AuditBackgroundTasksBuildTool", targets: ["AuditBackgroundTasksBuildTool"]),
@@ -32,17 +33,24 @@ let package = Package(
         // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
         // and Objective-C. Depends on nothing, so other tools can embed it.
         .target(name: "BackgroundTaskAudit"),
-        // The command-line logic, kept apart from `main` so that it can be tested.
+        // What both command lines share: their result type and the release they belong to.
+        .target(name: "CommandLineSupport"),
+        // The audit's command line, kept apart from `main` so that it can be tested.
+        .target(name: "AuditCommandLine", dependencies: ["BackgroundTaskAudit", "CommandLineSupport"]),
+        // `bgtask-audit`, the audit's own tool (`bgtask audit` runs it): built apart, so that `bgtask simulate`
+        // builds without the audit's parser.
+        .executableTarget(name: "bgtask-audit", dependencies: ["AuditCommandLine"]),
+        // The command-line logic of `bgtask`, kept apart from `main` so that it can be tested.
         .target(
             name: "BGTaskCLI",
             dependencies: [
-                "BackgroundTaskScenarios", "BackgroundTaskAudit",
+                "BackgroundTaskScenarios", "CommandLineSupport",
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskTimeline", package: "BackgroundTaskKit"),
             ]
         ),
         .executableTarget(name: "bgtask", dependencies: ["BGTaskCLI"]),
-        // `swift package audit-background-tasks`: runs `bgtask audit` over the package's source targets.
+        // `swift package audit-background-tasks`: runs `bgtask-audit` over the package's source targets.
         .plugin(
             name: "AuditBackgroundTasks",
             capability: .command(
@@ -51,10 +59,10 @@ let package = Package(
                     description: "Finds risky raw background-task call sites in the package's sources"
                 )
             ),
-            dependencies: ["bgtask"]
+            dependencies: ["bgtask-audit"]
         ),
-        // Applied to a target, shows `bgtask audit`'s findings in its sources as build warnings.
-        .plugin(name: "AuditBackgroundTasksBuildTool", capability: .buildTool(), dependencies: ["bgtask"]),
+        // Applied to a target, shows `bgtask-audit`'s findings in its sources as build warnings.
+        .plugin(name: "AuditBackgroundTasksBuildTool", capability: .buildTool(), dependencies: ["bgtask-audit"]),
         // The library's SVG reader for tests (`../Tests/TestSupport/SVGDocument.swift`, through a link: a
         // target's files must be inside its package) and identifiers for expected events.
         .target(
@@ -71,14 +79,17 @@ let package = Package(
                 .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
             ]
         ),
+        // `bgtask`, and the documented outputs of both tools.
         .testTarget(
             name: "BGTaskCLITests",
             dependencies: [
-                "BGTaskCLI", "ToolTestSupport",
+                "BGTaskCLI", "AuditCommandLine", "CommandLineSupport", "ToolTestSupport",
                 .product(name: "BackgroundTaskDiagnostics", package: "BackgroundTaskKit"),
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
             ]
         ),
+        // `bgtask-audit`'s options, baselines and explanations.
+        .testTarget(name: "AuditCommandLineTests", dependencies: ["AuditCommandLine", "BackgroundTaskAudit"]),
         // The fixture corpus is sample code to scan, not code to compile.
         .testTarget(name: "BackgroundTaskAuditTests", dependencies: ["BackgroundTaskAudit"], exclude: ["Fixtures"]),
     ],

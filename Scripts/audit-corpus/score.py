@@ -11,8 +11,8 @@ and prints
 
 Usage (CI does not run it: it needs the network or local mirrors):
 
-  swift build -c release --package-path Tools --product bgtask
-  Scripts/audit-corpus/score.py --bgtask Tools/.build/release/bgtask --work /tmp/audit-corpus
+  swift build -c release --package-path Tools --product bgtask-audit
+  Scripts/audit-corpus/score.py --bgtask Tools/.build/release/bgtask-audit --work /tmp/audit-corpus
   Scripts/audit-corpus/score.py ... --mirrors DIR   # bare mirrors at DIR/OWNER+NAME/repo
   Scripts/audit-corpus/score.py ... --verbose       # every miss, every false or unjudged finding
   Scripts/audit-corpus/score.py ... --index Scripts/audit-corpus/test-set   # the frozen test set
@@ -140,7 +140,7 @@ def assigned_variable(folder, row):
 
 def audit(bgtask, folder):
     result = subprocess.run(
-        [bgtask, "audit", "--format", "json", "--fail-on", "never", "."],
+        [bgtask] + ([] if os.path.basename(bgtask) == "bgtask-audit" else ["audit"]) + ["--format", "json", "--fail-on", "never", "."],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -155,7 +155,7 @@ def audit(bgtask, folder):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bgtask", required=True, help="the bgtask binary to score")
+    parser.add_argument("--bgtask", required=True, help="the bgtask-audit binary to score (or a bgtask beside it)")
     parser.add_argument("--work", required=True, help="a folder outside the project for checkouts")
     parser.add_argument("--mirrors", help="a folder of bare mirrors, OWNER+NAME/repo")
     parser.add_argument(

@@ -1,16 +1,16 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package audit-background-tasks`: runs `bgtask audit` over the package's source targets.
+/// `swift package audit-background-tasks`: runs `bgtask-audit` over the package's source targets.
 ///
 /// By default it audits every Swift and Objective-C source target except test targets (tests are
 /// where deliberately wrong samples live). Options:
 ///
 /// - `--target NAME` (repeatable): audit only these targets, test targets included.
-/// - Anything else is passed to `bgtask audit` unchanged: `--format json`, `--fail-on error`,
+/// - Anything else is passed to `bgtask-audit` unchanged: `--format json`, `--fail-on error`,
 ///   `--allow GLOB`.
 ///
-/// The command fails (non-zero exit) when `bgtask audit` does, so it can gate CI.
+/// The command fails (non-zero exit) when `bgtask-audit` does, so it can gate CI.
 @main
 struct AuditBackgroundTasks: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -29,7 +29,7 @@ struct AuditBackgroundTasks: CommandPlugin {
             return
         }
 
-        let tool = try context.tool(named: "bgtask")
+        let tool = try context.tool(named: "bgtask-audit")
         let process = Process()
         process.executableURL = tool.url
         // The targets' own source files, so that only what SwiftPM builds is audited.
@@ -40,7 +40,7 @@ struct AuditBackgroundTasks: CommandPlugin {
             print("No Swift or Objective-C sources to audit.")
             return
         }
-        process.arguments = ["audit"] + extractor.remainingArguments + ["--"] + files
+        process.arguments = extractor.remainingArguments + ["--"] + files
         try process.run()
         process.waitUntilExit()
 
@@ -48,9 +48,9 @@ struct AuditBackgroundTasks: CommandPlugin {
         case 0:
             return
         case 1:
-            throw AuditPluginError("bgtask audit found risky background-task call sites (see above)")
+            throw AuditPluginError("bgtask-audit found risky background-task call sites (see above)")
         default:
-            throw AuditPluginError("bgtask audit failed with exit status \(process.terminationStatus)")
+            throw AuditPluginError("bgtask-audit failed with exit status \(process.terminationStatus)")
         }
     }
 }

@@ -9,7 +9,7 @@
             try Self.commands(
                 auditing: target.inputFiles.map(\.url),
                 of: target.displayName,
-                with: context.tool(named: "bgtask").url,
+                with: context.tool(named: "bgtask-audit").url,
                 in: context.pluginWorkDirectoryURL
             )
         }

@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// A build-tool plugin: every build of the target shows `bgtask audit`'s findings as diagnostics.
+/// A build-tool plugin: every build of the target shows `bgtask-audit`'s findings as diagnostics.
 ///
 /// Apply it to a target, and the findings in that target's Swift and Objective-C sources appear in the
 /// build output as `path:line:column: warning: [BTnnn] …` (an error-severity rule says `(error)` after its
@@ -29,20 +29,20 @@ struct AuditBackgroundTasksBuildTool: BuildToolPlugin {
         return try Self.commands(
             auditing: module.sourceFiles.map(\.url),
             of: target.name,
-            with: context.tool(named: "bgtask").url,
+            with: context.tool(named: "bgtask-audit").url,
             in: context.pluginWorkDirectoryURL
         )
     }
 
-    /// The file extensions `bgtask audit` reads.
+    /// The file extensions `bgtask-audit` reads.
     static let auditedExtensions: Set<String> = ["swift", "m", "mm", "h"]
 
     /// The one build command that audits `files`, shared by the package and the Xcode plugin.
     ///
     /// - Parameters:
-    ///   - files: the target's files; those `bgtask audit` does not read are left out.
+    ///   - files: the target's files; those `bgtask-audit` does not read are left out.
     ///   - targetName: the target's name, for the command's display name.
-    ///   - tool: the `bgtask` executable.
+    ///   - tool: the `bgtask-audit` executable.
     ///   - workDirectory: the plugin's work directory for this target, where the stamp file goes.
     /// - Returns: no command when the target has no Swift or Objective-C sources, else one.
     /// - Throws: when the stamp file cannot be written.
@@ -64,7 +64,7 @@ struct AuditBackgroundTasksBuildTool: BuildToolPlugin {
             .buildCommand(
                 displayName: "Auditing background tasks in \(targetName)",
                 executable: tool,
-                arguments: ["audit", "--fail-on", "never", "--as-warnings", "--"] + audited.map(\.path),
+                arguments: ["--fail-on", "never", "--as-warnings", "--"] + audited.map(\.path),
                 inputFiles: audited,
                 outputFiles: outputs
             )
@@ -77,7 +77,7 @@ struct AuditBackgroundTasksBuildTool: BuildToolPlugin {
         let text = Data(
             """
             // Written by BackgroundTaskKit's AuditBackgroundTasksBuildTool plugin. It is empty on purpose:
-            // it stands for the last `bgtask audit` of this target, which runs again when a source changes.
+            // it stands for the last `bgtask-audit` of this target, which runs again when a source changes.
 
             """.utf8
         )

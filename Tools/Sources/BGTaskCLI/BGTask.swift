@@ -1,8 +1,9 @@
-/// The `bgtask` command line: parses the arguments and runs a subcommand.
+import CommandLineSupport
+
+/// The `bgtask` command line: parses the arguments and runs a subcommand (`audit` runs `bgtask-audit`).
 public enum BGTask {
-    /// The package release this `bgtask` belongs to, printed by `bgtask --version`: the latest release in
-    /// `CHANGELOG.md`, followed by `+unreleased` once its `[Unreleased]` section lists changes (a test checks both).
-    public static let version = "3.0.0+unreleased"
+    /// The package release this `bgtask` belongs to, printed by `bgtask --version` (``ToolRelease/version``).
+    public static let version = ToolRelease.version
 
     /// The usage text printed by `bgtask --help` and after a usage error.
     public static let usage = """
@@ -12,13 +13,13 @@ public enum BGTask {
           simulate    Run the catalog of background-task bug patterns on the iOS-policy simulator
                       and print how each variant ends.
           audit       Scan Swift and Objective-C sources (PATH...) for risky raw background-task
-                      calls: bgtask audit PATH... (rules BT001-BT010: bgtask audit --explain BT00n).
+                      calls: runs the audit's own tool, bgtask-audit, with the same options
+                      (bgtask-audit --help lists them; bgtask audit --explain BTnnn explains a rule).
           report      Print a saved diagnostics report, flight-recorder snapshot, list of probable
                       terminations or MetricKit payload (FILE, JSON) as a table of the leaking
                       call sites and callers.
 
         \(simulateOptions)
-        \(auditOptions)
         \(reportOptions)
         OTHER:
           -h, --help            Show this text; `bgtask <command> --help` shows that command's.
@@ -34,17 +35,6 @@ public enum BGTask {
         each variant ends: the raw UIKit pattern (naive) and each of this package's faces.
 
         \(simulateOptions)
-        """
-
-    /// `bgtask audit --help`.
-    public static let auditUsage = """
-        USAGE: bgtask audit [options] PATH...
-               bgtask audit --explain BTnnn
-
-        Scans Swift and Objective-C sources for risky raw background-task calls and for this
-        package's tasks thrown away at once (rules BT001-BT010: bgtask audit --explain BT00n).
-
-        \(auditOptions)
         """
 
     /// `bgtask report --help`.
@@ -90,36 +80,6 @@ public enum BGTask {
 
         """
 
-    private static let auditOptions = """
-        AUDIT OPTIONS:
-          --format text|json|sarif
-                                Output format (default: text, one `path:line:column: severity:
-                                [BTnnn] message` line per finding and a summary line; sarif: a
-                                SARIF 2.1.0 log for code-scanning services).
-          --fail-on SEVERITY    Exit with status 1 when a finding is at or above SEVERITY:
-                                note, warning (default), error, or never.
-          --as-warnings         Print error findings as warnings, the rule's severity in the
-                                message (what the build-tool plugin does: a build lists them
-                                and never counts them as errors).
-          --include-tests       Report findings in test code too (test folders, test and mock
-                                files, files importing XCTest, Testing, Quick, OCMock ...),
-                                marked "In test code"; by default they are counted, not shown.
-          --allow GLOB          A wrapper path where raw begin calls are expected (repeatable;
-                                `*`, `**`, `?`, `[abc]`); BT001 is not reported there.
-          --max-file-size N     Skip files larger than N bytes (default: 8388608).
-          --baseline FILE       Report, and fail on, only findings that FILE does not hold;
-                                the others are counted as baselined in the summary line.
-          --write-baseline FILE Write today's findings to FILE (JSON) as a baseline, exit 0.
-          --explain ID          Print rule ID's explanation (what it finds, what happens on a
-                                device, before and after, blind spots) and exit.
-          -h, --help            Show this text.
-          Suppress a finding with `// bgtask:ignore BT00x` on its line or the line above.
-          Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or I/O error.
-          Skipped files (binary, not UTF-8, too large, unreadable, link loops) are noted
-          on standard error.
-
-        """
-
     /// Runs `bgtask` with `arguments` (without the program name).
     ///
     /// - Parameter arguments: The command-line arguments after `bgtask`.
@@ -142,12 +102,7 @@ public enum BGTask {
             case .failure(let error): return .usageError(error.message, command: "simulate")
             }
         case "audit":
-            let options = Array(arguments.dropFirst())
-            if options.contains(where: isHelp) { return .success(auditUsage) }
-            switch AuditCommand.parse(options) {
-            case .success(let audit): return await audit.run()
-            case .failure(let error): return .usageError(error.message, command: "audit")
-            }
+            return AuditForwarding.run(Array(arguments.dropFirst()))
         case "report":
             let options = Array(arguments.dropFirst())
             if options.contains(where: isHelp) { return .success(reportUsage) }
@@ -164,9 +119,4 @@ public enum BGTask {
 /// `-h` or `--help`.
 private func isHelp(_ argument: String) -> Bool {
     argument == "-h" || argument == "--help"
-}
-
-/// A command-line mistake, explained.
-struct UsageError: Error {
-    let message: String
 }

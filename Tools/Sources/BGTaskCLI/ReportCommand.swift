@@ -2,6 +2,7 @@ import BackgroundTaskDiagnostics
 import BackgroundTaskFieldTelemetry
 import BackgroundTaskKit
 import BackgroundTaskTimeline
+import CommandLineSupport
 import Foundation
 
 /// `bgtask report FILE`: prints a saved diagnostics report, flight-recorder snapshot, list of probable

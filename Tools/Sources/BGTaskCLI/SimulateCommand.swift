@@ -3,6 +3,7 @@ import BackgroundTaskKit
 import BackgroundTaskScenarios
 import BackgroundTaskSimulation
 import BackgroundTaskTimeline
+import CommandLineSupport
 import Foundation
 
 /// `bgtask simulate`: runs the scenario catalog and prints the outcomes.

@@ -1,4 +1,5 @@
 import BackgroundTaskTimeline
+import CommandLineSupport
 import Foundation
 
 /// Writes the `--timeline FILE` and `--timelines DIR` pictures of `bgtask simulate` and `bgtask report`.

@@ -1,3 +1,4 @@
+import AuditCommandLine
 import BGTaskCLI
 import Foundation
 import Testing
@@ -26,11 +27,12 @@ struct BGTaskCLITests {
     }
 
     @Test func helpPointsAtCommandsNotAtFilesAnInstalledBinaryLacks() async {
-        for arguments in [["--help"], ["audit", "--help"], ["simulate", "--help"], ["report", "--help"]] {
+        for arguments in [["--help"], ["simulate", "--help"], ["report", "--help"]] {
             let help = await BGTask.run(arguments).standardOutput
             #expect(!help.contains("Documentation/"), "\(arguments)")
         }
-        #expect(await BGTask.run(["--help"]).standardOutput.contains("bgtask audit --explain BT00n"))
+        #expect(!(await BGTaskAudit.run(["--help"]).standardOutput.contains("Documentation/")))
+        #expect(await BGTask.run(["--help"]).standardOutput.contains("bgtask audit --explain BTnnn"))
     }
 
     @Test func scenarioNamesAreCaseInsensitiveAsInAudit() async {
@@ -76,8 +78,8 @@ struct BGTaskCLITests {
 
             """
         try Data(leak.utf8).write(to: folder.appendingPathComponent("Upload.swift"))
-        #expect(await BGTask.run(["audit", folder.path]).exitStatus == 1)
-        #expect(await BGTask.run(["audit", "--fail-on", "error", folder.path]).exitStatus == 0)
+        #expect(await BGTaskAudit.run([folder.path]).exitStatus == 1)
+        #expect(await BGTaskAudit.run(["--fail-on", "error", folder.path]).exitStatus == 0)
     }
 
     // MARK: - version
@@ -200,11 +202,19 @@ struct BGTaskCLITests {
         #expect(result.standardOutput.hasPrefix("USAGE: bgtask"))
     }
 
-    @Test(arguments: [["simulate", "--help"], ["simulate", "-h"], ["audit", "--help"], ["audit", ".", "-h"]])
+    @Test(arguments: [["simulate", "--help"], ["simulate", "-h"], ["report", "--help"]])
     func eachCommandsHelpPrintsItsUsageAndSucceeds(_ arguments: [String]) async {
         let result = await BGTask.run(arguments)
         #expect(result.exitStatus == 0)
         #expect(result.standardOutput.hasPrefix("USAGE: bgtask \(arguments[0])"))
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test(arguments: [["--help"], [".", "-h"]])
+    func theAuditsHelpPrintsItsUsageAndSucceeds(_ arguments: [String]) async {
+        let result = await BGTaskAudit.run(arguments)
+        #expect(result.exitStatus == 0)
+        #expect(result.standardOutput.hasPrefix("USAGE: bgtask-audit"))
         #expect(result.standardError.isEmpty)
     }
 

@@ -1,3 +1,4 @@
+import AuditCommandLine
 import BGTaskCLI
 import BackgroundTaskAudit
 import BackgroundTaskDiagnostics
@@ -107,11 +108,14 @@ struct DocumentedOutputTests {
         // are made absolute, which a baseline's recorded paths cannot match.
         let atRoot = FileManager.default.currentDirectoryPath == Self.root.path
         if !atRoot, shown.arguments.contains("--baseline") { return }
-        let result = await BGTask.run(
-            shown.arguments.map { argument in
-                !atRoot && argument.contains("/") && !argument.hasPrefix("-")
-                    ? Self.root.appendingPathComponent(argument).path : argument
-            })
+        let arguments = shown.arguments.map { argument in
+            !atRoot && argument.contains("/") && !argument.hasPrefix("-")
+                ? Self.root.appendingPathComponent(argument).path : argument
+        }
+        // `bgtask audit …` is `bgtask-audit …`, which `bgtask` runs as a process of its own.
+        let result =
+            arguments.first == "audit"
+            ? await BGTaskAudit.run(Array(arguments.dropFirst())) : await BGTask.run(arguments)
         // What a terminal shows: standard output, then standard error.
         let printed = (result.standardOutput + result.standardError)
             .replacingOccurrences(of: Self.root.path + "/", with: "")

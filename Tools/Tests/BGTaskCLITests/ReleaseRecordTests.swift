@@ -85,8 +85,10 @@ struct ReleaseRecordTests {
                 "\(release.version): commit \(commit) is not in this clone (git fetch --unshallow)")
             #expect(ReleaseRecord.releases(in: changelog).first?.version == release.version)
             #expect(!ReleaseRecord.hasUnreleasedChanges(changelog), "\(release.version) left changes unreleased")
-            // Where the command line states its version, it states this release.
-            if let source = ReleaseRecord.git(["show", "\(commit):Sources/BGTaskCLI/BGTask.swift"]),
+            // Where the command line states its version (in the tool package, or before it in the library's), it
+            // states this release.
+            let places = ["Tools/Sources/CommandLineSupport/ToolRelease.swift", "Sources/BGTaskCLI/BGTask.swift"]
+            if let source = places.lazy.compactMap({ ReleaseRecord.git(["show", "\(commit):\($0)"]) }).first,
                 source.contains("static let version")
             {
                 #expect(source.contains("public static let version = \"\(release.version)\""))

@@ -1,4 +1,4 @@
-import BGTaskCLI
+import AuditCommandLine
 import Foundation
 import Testing
 
@@ -48,7 +48,7 @@ struct AuditBaselineCommandTests {
     @Test func writeBaselineWritesTodaysFindingsAndExitsZero() async throws {
         try await withProject { folder in
             let file = folder + "/baseline.json"
-            let result = await BGTask.run(["audit", "--write-baseline", file, folder + "/./App"])
+            let result = await BGTaskAudit.run(["--write-baseline", file, folder + "/./App"])
             #expect(result.exitStatus == 0)
             #expect(result.standardOutput == "Wrote a baseline of 2 findings in 1 file to \(file).\n")
             #expect(result.standardError.isEmpty)
@@ -70,7 +70,7 @@ struct AuditBaselineCommandTests {
         try await withProject { folder in
             #expect(mkfifo(folder + "/Pipe.swift", 0o644) == 0)
             let file = folder + "/baseline.json"
-            let result = await BGTask.run(["audit", "--write-baseline", file, folder + "/App", folder + "/Pipe.swift"])
+            let result = await BGTaskAudit.run(["--write-baseline", file, folder + "/App", folder + "/Pipe.swift"])
             #expect(result.exitStatus == 2)
             #expect(result.standardError.contains("error: cannot read \(folder)/Pipe.swift"))
             #expect(!FileManager.default.fileExists(atPath: file))
@@ -82,8 +82,8 @@ struct AuditBaselineCommandTests {
     @Test func onlyFindingsAddedSinceTheBaselineAreReported() async throws {
         try await withProject { folder in
             let file = folder + "/baseline.json"
-            #expect(await BGTask.run(["audit", "--write-baseline", file, folder]).exitStatus == 0)
-            let clean = await BGTask.run(["audit", "--baseline", file, folder])
+            #expect(await BGTaskAudit.run(["--write-baseline", file, folder]).exitStatus == 0)
+            let clean = await BGTaskAudit.run(["--baseline", file, folder])
             #expect(clean.exitStatus == 0)
             #expect(
                 clean.standardOutput
@@ -93,7 +93,7 @@ struct AuditBaselineCommandTests {
             #expect(clean.standardError.isEmpty)
 
             try write(Self.legacy + Self.added, to: folder + "/App/Upload.swift")
-            let result = await BGTask.run(["audit", "--baseline", file, folder])
+            let result = await BGTaskAudit.run(["--baseline", file, folder])
             #expect(result.exitStatus == 1)
             let lines = result.standardOutput.split(separator: "\n").map(String.init)
             #expect(lines.count == 3)
@@ -109,12 +109,12 @@ struct AuditBaselineCommandTests {
     @Test func insertingLinesAboveABaselinedFindingKeepsItBaselined() async throws {
         try await withProject { folder in
             let file = folder + "/baseline.json"
-            #expect(await BGTask.run(["audit", "--write-baseline", file, folder]).exitStatus == 0)
+            #expect(await BGTaskAudit.run(["--write-baseline", file, folder]).exitStatus == 0)
             let moved =
                 "import UIKit\n\n// Uploads.\n"
                 + Self.legacy.replacingOccurrences(of: "    let task", with: "\tlet  task")
             try write(moved, to: folder + "/App/Upload.swift")
-            let result = await BGTask.run(["audit", "--baseline", file, folder])
+            let result = await BGTaskAudit.run(["--baseline", file, folder])
             #expect(result.exitStatus == 0)
             #expect(
                 result.standardOutput.hasSuffix(
@@ -125,18 +125,18 @@ struct AuditBaselineCommandTests {
     @Test func baselinePathsAreKeptAsGivenWithoutDotPartsOrDoubledSlashes() async throws {
         try await withProject { folder in
             let file = folder + "/baseline.json"
-            #expect(await BGTask.run(["audit", "--write-baseline", file, folder + "/./App/"]).exitStatus == 0)
+            #expect(await BGTaskAudit.run(["--write-baseline", file, folder + "/./App/"]).exitStatus == 0)
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(text.contains(#""path" : "\#(folder)/App/Upload.swift""#))
             // The same files reached through another spelling of the folder still match.
-            #expect(await BGTask.run(["audit", "--baseline", file, folder + "/App"]).exitStatus == 0)
+            #expect(await BGTaskAudit.run(["--baseline", file, folder + "/App"]).exitStatus == 0)
         }
     }
 
     @Test func entriesThatNoLongerMatchAreNotedButDoNotFail() async throws {
         try await withProject { folder in
             let file = folder + "/baseline.json"
-            #expect(await BGTask.run(["audit", "--write-baseline", file, folder]).exitStatus == 0)
+            #expect(await BGTaskAudit.run(["--write-baseline", file, folder]).exitStatus == 0)
             let fixed = """
                 func upload() {
                     let task = SafeBackgroundTask.begin("Upload") { Uploader.cancel() }
@@ -145,7 +145,7 @@ struct AuditBaselineCommandTests {
 
                 """
             try write(fixed, to: folder + "/App/Upload.swift")
-            let result = await BGTask.run(["audit", "--baseline", file, folder])
+            let result = await BGTaskAudit.run(["--baseline", file, folder])
             #expect(result.exitStatus == 0)
             #expect(result.standardError == "note: 2 baseline entries no longer match; rewrite with --write-baseline\n")
             #expect(result.standardOutput.hasSuffix("0 suppressed, 0 baselined, 0 skipped.\n"))
@@ -155,9 +155,9 @@ struct AuditBaselineCommandTests {
     @Test func jsonOutputOmitsBaselinedFindingsAndCountsThem() async throws {
         try await withProject { folder in
             let file = folder + "/baseline.json"
-            #expect(await BGTask.run(["audit", "--write-baseline", file, folder]).exitStatus == 0)
+            #expect(await BGTaskAudit.run(["--write-baseline", file, folder]).exitStatus == 0)
             try write(Self.legacy + Self.added, to: folder + "/App/Upload.swift")
-            let result = await BGTask.run(["audit", "--format", "json", "--baseline", file, folder])
+            let result = await BGTaskAudit.run(["--format", "json", "--baseline", file, folder])
             #expect(result.exitStatus == 1)
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -184,7 +184,7 @@ struct AuditBaselineCommandTests {
         try await withProject { folder in
             let file = folder + "/baseline.json"
             if let contents { try write(contents, to: file) }
-            let result = await BGTask.run(["audit", "--baseline", file, folder])
+            let result = await BGTaskAudit.run(["--baseline", file, folder])
             #expect(result.exitStatus == 2)
             #expect(result.standardOutput.isEmpty)
             #expect(result.standardError == message.replacingOccurrences(of: "BASELINE", with: file))
@@ -192,7 +192,7 @@ struct AuditBaselineCommandTests {
     }
 
     @Test func baselineAndWriteBaselineTogetherIsAUsageError() async {
-        let result = await BGTask.run(["audit", "--baseline", "a.json", "--write-baseline", "b.json", "Sources"])
+        let result = await BGTaskAudit.run(["--baseline", "a.json", "--write-baseline", "b.json", "Sources"])
         #expect(result.exitStatus == 2)
         #expect(result.standardError.hasPrefix("error: use either --baseline or --write-baseline, not both\n"))
     }

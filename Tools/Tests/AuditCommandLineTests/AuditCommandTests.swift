@@ -1,4 +1,4 @@
-import BGTaskCLI
+import AuditCommandLine
 import Foundation
 import Testing
 
@@ -44,7 +44,7 @@ struct AuditCommandTests {
     @Test("Clean sources exit 0 with only the summary line")
     func cleanSourcesExitZero() async throws {
         try await withFolder(["Upload.swift": Self.correct]) { folder in
-            let result = await BGTask.run(["audit", folder])
+            let result = await BGTaskAudit.run([folder])
             #expect(result.exitStatus == 0)
             #expect(
                 result.standardOutput
@@ -56,7 +56,7 @@ struct AuditCommandTests {
     @Test("Findings exit 1 and print path:line:column: severity: [rule] message")
     func findingsExitOne() async throws {
         try await withFolder(["App/Upload.swift": Self.raw]) { folder in
-            let result = await BGTask.run(["audit", folder])
+            let result = await BGTaskAudit.run([folder])
             #expect(result.exitStatus == 1)
             let lines = result.standardOutput.split(separator: "\n").map(String.init)
             #expect(lines.count == 3)
@@ -69,13 +69,13 @@ struct AuditCommandTests {
     @Test("Findings in test code pass by default, counted in the summary; --include-tests shows and fails on them")
     func testCodeIsLeftOutUnlessIncluded() async throws {
         try await withFolder(["AppTests/UploadTests.swift": "import XCTest\n" + Self.raw]) { folder in
-            let result = await BGTask.run(["audit", folder])
+            let result = await BGTaskAudit.run([folder])
             #expect(result.exitStatus == 0)
             #expect(
                 result.standardOutput
                     == "Audited 1 file: 0 findings (0 errors, 0 warnings, 0 notes), 0 suppressed, 0 skipped, "
                     + "2 in test code not shown (--include-tests).\n")
-            let included = await BGTask.run(["audit", "--include-tests", folder])
+            let included = await BGTaskAudit.run(["--include-tests", folder])
             #expect(included.exitStatus == 1)
             #expect(included.standardOutput.contains("error: [BT003] In test code: No expiration handler"))
         }
@@ -99,9 +99,9 @@ struct AuditCommandTests {
 
             """
         try await withFolder(["F.swift": source]) { folder in
-            let result = await BGTask.run(["audit", "--fail-on", threshold, folder])
+            let result = await BGTaskAudit.run(["--fail-on", threshold, folder])
             #expect(result.exitStatus == status)
-            let errorOnly = await BGTask.run(["audit", "--fail-on", threshold, "--allow", "**", folder])
+            let errorOnly = await BGTaskAudit.run(["--fail-on", threshold, "--allow", "**", folder])
             #expect(errorOnly.exitStatus == (threshold == "note" ? 1 : 0))
         }
     }
@@ -124,11 +124,11 @@ struct AuditCommandTests {
 
             """
         try await withFolder(["Wrappers/Task.swift": wrapper, "App/Raw.swift": wrapper]) { folder in
-            let result = await BGTask.run(["audit", "--allow", "Wrappers/*.swift", folder])
+            let result = await BGTaskAudit.run(["--allow", "Wrappers/*.swift", folder])
             #expect(result.exitStatus == 1)
             #expect(result.standardOutput.contains("/App/Raw.swift:3:33: warning: [BT001]"))
             #expect(!result.standardOutput.contains("/Wrappers/Task.swift"))
-            let both = await BGTask.run(["audit", "--allow", "Wrappers/*", "--allow", "App/*", folder])
+            let both = await BGTaskAudit.run(["--allow", "Wrappers/*", "--allow", "App/*", folder])
             #expect(both.exitStatus == 0)
         }
     }
@@ -136,7 +136,7 @@ struct AuditCommandTests {
     @Test("JSON output carries the schema version, the summary and each finding")
     func jsonOutput() async throws {
         try await withFolder(["Upload.swift": Self.raw]) { folder in
-            let result = await BGTask.run(["audit", "--format", "json", folder])
+            let result = await BGTaskAudit.run(["--format", "json", folder])
             #expect(result.exitStatus == 1)
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
@@ -153,7 +153,7 @@ struct AuditCommandTests {
     func skippedFilesAreNoted() async throws {
         try await withFolder(["Good.swift": Self.correct]) { folder in
             try Data([0x00, 0x01, 0x02]).write(to: URL(fileURLWithPath: folder + "/Blob.m"))
-            let result = await BGTask.run(["audit", folder])
+            let result = await BGTaskAudit.run([folder])
             #expect(result.exitStatus == 0)
             #expect(result.standardError == "note: skipped \(folder)/Blob.m: binary file (contains NUL bytes)\n")
             #expect(result.standardOutput.hasSuffix("0 suppressed, 1 skipped.\n"))
@@ -164,7 +164,7 @@ struct AuditCommandTests {
 
     @Test("A path that does not exist exits 2")
     func missingPathExitsTwo() async {
-        let result = await BGTask.run(["audit", "/no/such/folder"])
+        let result = await BGTaskAudit.run(["/no/such/folder"])
         #expect(result.exitStatus == 2)
         #expect(result.standardError == "error: no such file or folder: /no/such/folder\n")
     }
@@ -173,10 +173,10 @@ struct AuditCommandTests {
     func namedUnreadableFileExitsTwo() async throws {
         try await withFolder(["Good.swift": Self.correct]) { folder in
             #expect(mkfifo(folder + "/Pipe.swift", 0o644) == 0)
-            let named = await BGTask.run(["audit", folder + "/Good.swift", folder + "/Pipe.swift"])
+            let named = await BGTaskAudit.run([folder + "/Good.swift", folder + "/Pipe.swift"])
             #expect(named.exitStatus == 2)
             #expect(named.standardError.contains("error: cannot read \(folder)/Pipe.swift: "))
-            let walked = await BGTask.run(["audit", folder])
+            let walked = await BGTaskAudit.run([folder])
             #expect(walked.exitStatus == 0)
             #expect(walked.standardError.hasPrefix("note: skipped \(folder)/Pipe.swift: "))
             #expect(!walked.standardError.contains("error:"))
@@ -186,28 +186,28 @@ struct AuditCommandTests {
     @Test(
         "Bad audit arguments print usage and exit 2",
         arguments: [
-            ["audit"],
-            ["audit", "--format", "yaml", "."],
-            ["audit", "--format"],
-            ["audit", "--fail-on", "fatal", "."],
-            ["audit", "--allow"],
-            ["audit", "--max-file-size", "-3", "."],
-            ["audit", "--frobnicate", "."],
+            [],
+            ["--format", "yaml", "."],
+            ["--format"],
+            ["--fail-on", "fatal", "."],
+            ["--allow"],
+            ["--max-file-size", "-3", "."],
+            ["--frobnicate", "."],
         ]
     )
     func badArgumentsExitTwo(_ arguments: [String]) async {
-        let result = await BGTask.run(arguments)
+        let result = await BGTaskAudit.run(arguments)
         #expect(result.exitStatus == 2)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.hasPrefix("error: "))
-        #expect(result.standardError.contains("Run 'bgtask audit --help' for usage."))
+        #expect(result.standardError.contains("Run 'bgtask-audit --help' for usage."))
     }
 
     @Test func asWarningsPrintsErrorFindingsAsWarningsWithTheirSeverity() async throws {
         try await withFolder(["Upload.swift": Self.raw]) { folder in
-            let plain = await BGTask.run(["audit", "--fail-on", "never", folder])
+            let plain = await BGTaskAudit.run(["--fail-on", "never", folder])
             #expect(plain.standardOutput.contains(": error: [BT"))
-            let warned = await BGTask.run(["audit", "--fail-on", "never", "--as-warnings", folder])
+            let warned = await BGTaskAudit.run(["--fail-on", "never", "--as-warnings", folder])
             #expect(warned.exitStatus == 0)
             #expect(!warned.standardOutput.contains(": error: "))
             #expect(warned.standardOutput.contains(": warning: [BT00"))
@@ -220,18 +220,18 @@ struct AuditCommandTests {
 
     @Test func anAuditOfNothingFailsInsteadOfPassing() async throws {
         try await withFolder(["README.md": "no sources here\n"]) { folder in
-            let result = await BGTask.run(["audit", folder])
+            let result = await BGTaskAudit.run([folder])
             #expect(result.exitStatus == 2)
             #expect(result.standardError.contains("error: no Swift or Objective-C sources under \(folder)"))
         }
         try await withFolder(["Upload.swift": Self.correct]) { folder in
-            #expect(await BGTask.run(["audit", folder]).exitStatus == 0)
+            #expect(await BGTaskAudit.run([folder]).exitStatus == 0)
         }
     }
 
     @Test func sarifFormatWritesASARIFLogAndKeepsTheExitStatus() async throws {
         try await withFolder(["Upload.swift": Self.raw]) { folder in
-            let result = await BGTask.run(["audit", "--format", "sarif", folder])
+            let result = await BGTaskAudit.run(["--format", "sarif", folder])
             #expect(result.exitStatus == 1)  // the raw begin is a warning: fails at the default threshold
             let data = Data(result.standardOutput.utf8)
             let log = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -1,8 +1,9 @@
 import BackgroundTaskAudit
+import CommandLineSupport
 import Foundation
 
-/// `bgtask audit PATH…`: scans Swift and Objective-C sources for risky raw background-task calls;
-/// `bgtask audit --explain BTnnn`: prints a rule's long explanation.
+/// `bgtask-audit PATH…`: scans Swift and Objective-C sources for risky raw background-task calls;
+/// `bgtask-audit --explain BTnnn`: prints a rule's long explanation.
 struct AuditCommand {
     enum Format: String {
         case text, json, sarif
