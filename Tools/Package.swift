@@ -16,7 +16,11 @@ let package = Package(
         .plugin(name: "AuditBackgroundTasks", targets: ["AuditBackgroundTasks"]),
         .plugin(name: "AuditBackgroundTasksBuildTool", targets: ["AuditBackgroundTasksBuildTool"]),
     ],
-    dependencies: [.package(name: "BackgroundTaskKit", path: "..")],
+    dependencies: [
+        .package(name: "BackgroundTaskKit", path: ".."),
+        // The Swift parser the audit reads Swift with. 600 is the release for Swift 6.0; later ones build with it too.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+    ],
     targets: [
         // The catalog of bug patterns that `bgtask simulate` runs on the simulator, written naively and with
         // each face (the starters).
@@ -40,6 +44,17 @@ let package = Package(
         // `bgtask-audit`, the audit's own tool (`bgtask audit` runs it): built apart, so that `bgtask simulate`
         // builds without the audit's parser.
         .executableTarget(name: "bgtask-audit", dependencies: ["AuditCommandLine"]),
+        // The audit's code model: bodies, statements, calls and closures from either language, and the project-wide
+        // index of declarations the rules follow calls through. Depends on nothing.
+        .target(name: "AuditCodeModel"),
+        // Swift into the code model, through the Swift parser.
+        .target(
+            name: "SwiftAuditFrontEnd",
+            dependencies: [
+                "AuditCodeModel", .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
+        ),
         // The command-line logic of `bgtask`, kept apart from `main` so that it can be tested.
         .target(
             name: "BGTaskCLI",
@@ -88,6 +103,8 @@ let package = Package(
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
             ]
         ),
+        // The code model as the Swift front end builds it, and the index's look-ups.
+        .testTarget(name: "AuditCodeModelTests", dependencies: ["AuditCodeModel", "SwiftAuditFrontEnd"]),
         // `bgtask-audit`'s options, baselines and explanations.
         .testTarget(name: "AuditCommandLineTests", dependencies: ["AuditCommandLine", "BackgroundTaskAudit"]),
         // The fixture corpus is sample code to scan, not code to compile.

@@ -1,0 +1,202 @@
+import AuditCodeModel
+import SwiftSyntax
+
+/// Turns statements and expressions into the code model's steps and expressions.
+struct BodyReader {
+    let converter: SourceLocationConverter
+    let path: String
+
+    /// Where `node` is, from its first token to its last.
+    func range(of node: Syntax) -> CodeRange {
+        let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
+        let end = node.endLocation(converter: converter, afterTrailingTrivia: false)
+        return CodeRange(path: path, line: start.line, column: start.column, endLine: end.line)
+    }
+
+    // MARK: - Statements
+
+    func steps(_ items: CodeBlockItemListSyntax) -> [Step] {
+        items.flatMap { item -> [Step] in
+            switch item.item {
+            case .decl(let declaration): self.declaration(declaration)
+            case .stmt(let statement): self.statement(statement)
+            case .expr(let expression): self.expressionStatement(expression)
+            }
+        }
+    }
+
+    private func declaration(_ node: DeclSyntax) -> [Step] {
+        let at = range(of: Syntax(node))
+        if let variable = node.as(VariableDeclSyntax.self) {
+            let isMutable = variable.bindingSpecifier.tokenKind == .keyword(.var)
+            return variable.bindings.map { binding in
+                let name =
+                    binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+                    ?? binding.pattern.trimmedDescription
+                return Step(
+                    .declare(name: name, isMutable: isMutable, value: binding.initializer.map { expression($0.value) }),
+                    at: at)
+            }
+        }
+        if let function = node.as(FunctionDeclSyntax.self), let body = function.body {
+            let parameters = function.signature.parameterClause.parameters.map(Self.parameter)
+            let nested = CodeBody(
+                kind: .function, name: function.name.text, labels: parameters.map(\.label), parameters: parameters,
+                isAsync: function.signature.effectSpecifiers?.asyncSpecifier != nil, steps: steps(body.statements),
+                location: at)
+            return [Step(.nested(nested), at: at)]
+        }
+        return []  // a nested type: its own declarations are not part of this body's flow
+    }
+
+    private func statement(_ node: StmtSyntax) -> [Step] {
+        let at = range(of: Syntax(node))
+        if let wrapped = node.as(ExpressionStmtSyntax.self) {
+            return expressionStatement(wrapped.expression)
+        }
+        if let returned = node.as(ReturnStmtSyntax.self) {
+            return [Step(.exit(.return, value: returned.expression.map(expression)), at: at)]
+        }
+        if let thrown = node.as(ThrowStmtSyntax.self) {
+            return [Step(.exit(.throw, value: expression(thrown.expression)), at: at)]
+        }
+        if node.is(BreakStmtSyntax.self) { return [Step(.exit(.break, value: nil), at: at)] }
+        if node.is(ContinueStmtSyntax.self) { return [Step(.exit(.continue, value: nil), at: at)] }
+        if let guardStatement = node.as(GuardStmtSyntax.self) {
+            let branch = Step.Branch(
+                form: .guard, conditions: conditions(guardStatement.conditions),
+                arms: [steps(guardStatement.body.statements)], isExhaustive: false)
+            return [Step(.branch(branch), at: at)]
+        }
+        if let deferStatement = node.as(DeferStmtSyntax.self) {
+            return [Step(.deferred(steps(deferStatement.body.statements)), at: at)]
+        }
+        if let doStatement = node.as(DoStmtSyntax.self) {
+            let handlers = doStatement.catchClauses.map { steps($0.body.statements) }
+            return [Step(.guarded(body: steps(doStatement.body.statements), handlers: handlers), at: at)]
+        }
+        if let forStatement = node.as(ForStmtSyntax.self) {
+            return [
+                Step(
+                    .loop(condition: [expression(forStatement.sequence)], body: steps(forStatement.body.statements)),
+                    at: at)
+            ]
+        }
+        if let whileStatement = node.as(WhileStmtSyntax.self) {
+            let condition = conditions(whileStatement.conditions).compactMap { condition -> CodeExpression? in
+                if case .expression(let value) = condition { value } else { nil }
+            }
+            return [Step(.loop(condition: condition, body: steps(whileStatement.body.statements)), at: at)]
+        }
+        if let repeatStatement = node.as(RepeatStmtSyntax.self) {
+            return [
+                Step(
+                    .loop(
+                        condition: [expression(repeatStatement.condition)],
+                        body: steps(repeatStatement.body.statements)), at: at)
+            ]
+        }
+        if let labeled = node.as(LabeledStmtSyntax.self) {
+            return statement(labeled.statement)
+        }
+        return []
+    }
+
+    /// An expression written as a statement: an assignment, an `if` or `switch`, or an evaluation.
+    private func expressionStatement(_ node: ExprSyntax) -> [Step] {
+        let at = range(of: Syntax(node))
+        if let ifExpression = node.as(IfExprSyntax.self) { return [Step(.branch(branch(ifExpression)), at: at)] }
+        if let switchExpression = node.as(SwitchExprSyntax.self) {
+            let arms = switchExpression.cases.compactMap { element -> [Step]? in
+                if case .switchCase(let switchCase) = element { steps(switchCase.statements) } else { nil }
+            }
+            let hasDefault = switchExpression.cases.contains { element in
+                if case .switchCase(let switchCase) = element, case .default = switchCase.label { true } else { false }
+            }
+            let branch = Step.Branch(
+                form: .switch, conditions: [.expression(expression(switchExpression.subject))], arms: arms,
+                isExhaustive: hasDefault || !arms.isEmpty)
+            return [Step(.branch(branch), at: at)]
+        }
+        if let (target, value) = assignment(node) {
+            return [Step(.assign(target: expression(target), value: expression(value)), at: at)]
+        }
+        if let call = node.as(FunctionCallExprSyntax.self), Self.neverReturns(call) {
+            return [Step(.exit(.neverReturns, value: nil), at: at)]
+        }
+        return [Step(.evaluate(expression(node)), at: at)]
+    }
+
+    private func branch(_ node: IfExprSyntax) -> Step.Branch {
+        var arms = [steps(node.body.statements)]
+        var isExhaustive = false
+        switch node.elseBody {
+        case .ifExpr(let elseIf):
+            arms.append([Step(.branch(branch(elseIf)), at: range(of: Syntax(elseIf)))])
+            isExhaustive = true
+        case .codeBlock(let block):
+            arms.append(steps(block.statements))
+            isExhaustive = true
+        case nil:
+            break
+        }
+        return Step.Branch(form: .if, conditions: conditions(node.conditions), arms: arms, isExhaustive: isExhaustive)
+    }
+
+    private func conditions(_ list: ConditionElementListSyntax) -> [Step.Condition] {
+        list.map { element in
+            switch element.condition {
+            case .expression(let value):
+                return .expression(expression(value))
+            case .optionalBinding(let binding):
+                let name = binding.pattern.trimmedDescription
+                return .binding(name: name, value: binding.initializer.map { expression($0.value) })
+            case .matchingPattern(let pattern):
+                return .expression(expression(pattern.initializer.value))
+            default:
+                return .expression(.other([]))
+            }
+        }
+    }
+
+    /// `target = value`, as the parser leaves it before operators are folded.
+    private func assignment(_ node: ExprSyntax) -> (ExprSyntax, ExprSyntax)? {
+        if let sequence = node.as(SequenceExprSyntax.self) {
+            let elements = Array(sequence.elements)
+            guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else { return nil }
+            return (elements[0], elements[2])
+        }
+        if let infix = node.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
+            return (infix.leftOperand, infix.rightOperand)
+        }
+        return nil
+    }
+
+    /// `fatalError(…)`, `preconditionFailure(…)`, `exit(…)` and `abort()`.
+    private static func neverReturns(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text else { return false }
+        return ["fatalError", "preconditionFailure", "exit", "abort"].contains(name)
+    }
+
+    // MARK: - Parameters
+
+    static func parameter(_ node: FunctionParameterSyntax) -> CodeBody.Parameter {
+        CodeBody.Parameter(
+            label: node.firstName.text, name: (node.secondName ?? node.firstName).text,
+            isClosure: isFunctionType(node.type))
+    }
+
+    /// Whether a type is a function type, optional or attributed (`@escaping () -> Void`, `(() -> Void)?`).
+    static func isFunctionType(_ type: TypeSyntax) -> Bool {
+        if type.is(FunctionTypeSyntax.self) { return true }
+        if let attributed = type.as(AttributedTypeSyntax.self) { return isFunctionType(attributed.baseType) }
+        if let optional = type.as(OptionalTypeSyntax.self) { return isFunctionType(optional.wrappedType) }
+        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return isFunctionType(unwrapped.wrappedType)
+        }
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+            return isFunctionType(only.type)
+        }
+        return false
+    }
+}
