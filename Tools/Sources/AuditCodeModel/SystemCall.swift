@@ -1,0 +1,55 @@
+/// A call of one of the system's background-time APIs, recognized the same way in both languages.
+public enum SystemCall: Sendable {
+    /// `beginBackgroundTask(withName:expirationHandler:)`, `beginBackgroundTask(expirationHandler:)`, and the
+    /// Objective-C `beginBackgroundTaskWithName:expirationHandler:` / `beginBackgroundTaskWithExpirationHandler:`:
+    /// the name (`nil` when not written) and the handler (`nil` when not written).
+    case begin(name: CodeExpression?, handler: CodeExpression?)
+    /// `endBackgroundTask(_:)` / `endBackgroundTask:`, with the identifier passed.
+    case end(CodeExpression?)
+    /// `performExpiringActivity(withReason:using:)` / `performExpiringActivityWithReason:usingBlock:`.
+    case expiringActivity(reason: CodeExpression?, block: CodeExpression?)
+    /// `BGTaskScheduler.register(forTaskWithIdentifier:using:launchHandler:)` /
+    /// `registerForTaskWithIdentifier:usingQueue:launchHandler:`.
+    case register(identifier: CodeExpression?, handler: CodeExpression?)
+    /// `setTaskCompleted(success:)` / `setTaskCompletedWithSuccess:`.
+    case setTaskCompleted
+
+    /// What `call` is, or `nil` for any other call.
+    public init?(_ call: CodeCall) {
+        let labels = call.arguments.map(\.label)
+        switch call.name {
+        case "beginBackgroundTask" where labels.allSatisfy { [nil, "withName", "expirationHandler"].contains($0) }:
+            // Swift: the name is labelled; the handler is labelled or the trailing closure.
+            guard labels.filter({ $0 == nil }).count <= 1 else { return nil }
+            let handler =
+                call.argument(labelled: "expirationHandler") ?? call.arguments.first { $0.label == nil }?.value
+            self = .begin(name: call.argument(labelled: "withName"), handler: handler)
+        case "beginBackgroundTaskWithName" where labels == ["beginBackgroundTaskWithName", "expirationHandler"]:
+            self = .begin(
+                name: call.argument(labelled: "beginBackgroundTaskWithName"),
+                handler: call.argument(labelled: "expirationHandler"))
+        case "beginBackgroundTaskWithExpirationHandler" where labels == ["beginBackgroundTaskWithExpirationHandler"]:
+            self = .begin(name: nil, handler: call.arguments.first?.value)
+        case "endBackgroundTask" where call.arguments.count == 1 && labels != ["named"]:
+            self = .end(call.arguments.first?.value)
+        case "performExpiringActivity" where labels.first == "withReason":
+            let block = call.argument(labelled: "using") ?? call.arguments.first { $0.label == nil }?.value
+            self = .expiringActivity(reason: call.argument(labelled: "withReason"), block: block)
+        case "performExpiringActivityWithReason" where labels == ["performExpiringActivityWithReason", "usingBlock"]:
+            self = .expiringActivity(
+                reason: call.argument(labelled: "performExpiringActivityWithReason"),
+                block: call.argument(labelled: "usingBlock"))
+        case "register" where labels.first == "forTaskWithIdentifier":
+            let handler = call.argument(labelled: "launchHandler") ?? call.arguments.first { $0.label == nil }?.value
+            self = .register(identifier: call.argument(labelled: "forTaskWithIdentifier"), handler: handler)
+        case "registerForTaskWithIdentifier" where labels.first == "registerForTaskWithIdentifier":
+            self = .register(
+                identifier: call.argument(labelled: "registerForTaskWithIdentifier"),
+                handler: call.argument(labelled: "launchHandler"))
+        case "setTaskCompleted" where labels == ["success"], "setTaskCompletedWithSuccess":
+            self = .setTaskCompleted
+        default:
+            return nil
+        }
+    }
+}
