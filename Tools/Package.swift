@@ -35,8 +35,8 @@ let package = Package(
             ]
         ),
         // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
-        // and Objective-C. Depends on nothing, so other tools can embed it.
-        .target(name: "BackgroundTaskAudit"),
+        // and Objective-C. Its Objective-C front end builds the code model.
+        .target(name: "BackgroundTaskAudit", dependencies: ["AuditCodeModel"]),
         // What both command lines share: their result type and the release they belong to.
         .target(name: "CommandLineSupport"),
         // The audit's command line, kept apart from `main` so that it can be tested.
@@ -103,8 +103,9 @@ let package = Package(
                 .product(name: "BackgroundTaskFieldTelemetry", package: "BackgroundTaskKit"),
             ]
         ),
-        // The code model as the Swift front end builds it, and the index's look-ups.
-        .testTarget(name: "AuditCodeModelTests", dependencies: ["AuditCodeModel", "SwiftAuditFrontEnd"]),
+        // The code model as both front ends build it, and the index's look-ups.
+        .testTarget(
+            name: "AuditCodeModelTests", dependencies: ["AuditCodeModel", "SwiftAuditFrontEnd", "BackgroundTaskAudit"]),
         // `bgtask-audit`'s options, baselines and explanations.
         .testTarget(name: "AuditCommandLineTests", dependencies: ["AuditCommandLine", "BackgroundTaskAudit"]),
         // The fixture corpus is sample code to scan, not code to compile.
