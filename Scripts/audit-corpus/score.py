@@ -162,6 +162,9 @@ def main():
         "--index", action="append",
         help="an index file, or a folder of them (the frozen test set: test-set/); repeatable; default index.tsv")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument(
+        "--unjudged-tsv", help="write the findings no row judges to this file, as `finding` rows with the verdict `?` "
+        "for a judge to fill in (true:, false: or debatable:, and the reason)")
     options = parser.parse_args()
     bgtask = os.path.abspath(options.bgtask)
     os.makedirs(options.work, exist_ok=True)
@@ -235,6 +238,9 @@ def main():
             verdict, _, rule = row["labels"].partition(":")
             judged[(row["repo"], os.path.normpath(row["path"]), row["line"], rule)] = (verdict, row)
     true = false = unjudged = debatable = 0
+    rule_true = collections.Counter()
+    rule_false = collections.Counter()
+    unjudged_rows = []
     defect_true = defect_false = 0
     lines = 0
     unjudged_list = []
@@ -245,16 +251,21 @@ def main():
             key = (row["repo"], finding["path"], finding["line"], finding["rule"])
             verdict = judged.get(key)
             text = f"{row['repo']} {finding['path']}:{finding['line']} [{finding['rule']}] {finding['message'][:140]}"
-            if verdict is None:
+            if verdict is None or verdict[0] == "?":
                 unjudged += 1
                 unjudged_list.append(text)
+                unjudged_rows.append("\t".join([
+                    "finding", row["repo"], row["commit"], finding["path"], str(finding["line"]),
+                    "?:" + finding["rule"], finding["message"].replace("\t", " ").replace("\n", " ")]))
             elif verdict[0] == "true":
                 true += 1
+                rule_true[finding["rule"]] += 1
                 defect_true += finding["rule"] not in ("BT001", "BT002")
             elif verdict[0] == "debatable":
                 debatable += 1
             else:
                 false += 1
+                rule_false[finding["rule"]] += 1
                 defect_false += finding["rule"] not in ("BT001", "BT002")
                 false_list.append(text + f" — judged false: {verdict[1]['reason']}")
 
@@ -273,7 +284,14 @@ def main():
           + (f", {debatable} debatable left out" if debatable else "")
           + (f" ({unjudged} findings not yet judged)" if unjudged else ""))
     defects = defect_true + defect_false
-    print(f"  defect rules BT003-BT010: {defect_true}/{defects} = {(defect_true / defects if defects else 0):.1%}")
+    print(f"  defect rules BT003 and up: {defect_true}/{defects} = {(defect_true / defects if defects else 0):.1%}")
+    for rule in sorted(set(rule_true) | set(rule_false)):
+        judged_count = rule_true[rule] + rule_false[rule]
+        print(f"  {rule}: {rule_true[rule]}/{judged_count} judged true")
+    if options.unjudged_tsv:
+        with open(options.unjudged_tsv, "w", encoding="utf-8") as handle:
+            handle.write("# Findings to judge: replace `?` with true, false or debatable, and the message with the reason.\n")
+            handle.write("".join(line + "\n" for line in unjudged_rows))
     if options.verbose:
         for text in misses:
             print("  " + text)
