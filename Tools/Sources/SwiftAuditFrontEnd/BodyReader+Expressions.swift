@@ -42,15 +42,21 @@ extension BodyReader {
     private func call(_ node: FunctionCallExprSyntax) -> CodeExpression {
         var receiver: CodeExpression?
         let name: String
-        if let member = node.calledExpression.as(MemberAccessExprSyntax.self) {
+        var called = node.calledExpression
+        while let unwrapped = called.as(OptionalChainingExprSyntax.self)?.expression
+            ?? called.as(ForceUnwrapExprSyntax.self)?.expression
+        {
+            called = unwrapped  // `self.onExpire?()`, `handler!()`
+        }
+        if let member = called.as(MemberAccessExprSyntax.self) {
             name = member.declName.baseName.text
             receiver = member.base.map(expression)
-        } else if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+        } else if let reference = called.as(DeclReferenceExprSyntax.self) {
             name = reference.baseName.text
         } else {
             // A call of a call's result or of a closure: not a named call, but its parts still count.
             name = ""
-            receiver = expression(node.calledExpression)
+            receiver = expression(called)
         }
         var arguments = node.arguments.map { argument in
             CodeCall.Argument(label: argument.label?.text, value: expression(argument.expression))
@@ -62,9 +68,7 @@ extension BodyReader {
             arguments.append(
                 CodeCall.Argument(label: additional.label.text, value: .closure(closure(additional.closure))))
         }
-        let nameToken =
-            node.calledExpression.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) }
-            ?? Syntax(node.calledExpression)
+        let nameToken = called.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) } ?? Syntax(called)
         return .call(CodeCall(receiver: receiver, name: name, arguments: arguments, location: range(of: nameToken)))
     }
 

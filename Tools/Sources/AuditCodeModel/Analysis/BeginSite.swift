@@ -1,0 +1,62 @@
+/// A raw begin in a body, with the body that holds it and its handler.
+public struct BeginSite: Sendable {
+    /// The begin call.
+    public var call: CodeCall
+    /// The declared body the call is in (a closure inside it included).
+    public var body: CodeBody
+    /// The task's name argument, as written.
+    public var name: CodeExpression?
+    /// The expiration handler argument, as written.
+    public var handler: CodeExpression?
+
+    /// Every begin in `file`'s bodies, nested closures included, in order.
+    public static func all(in file: CodeFile) -> [BeginSite] {
+        file.bodies.flatMap { body in
+            StepWalk.calls(in: body.steps).compactMap { call -> BeginSite? in
+                guard case .begin(let name, let handler) = SystemCall(call) else { return nil }
+                return BeginSite(call: call, body: body, name: name, handler: handler)
+            }
+        }
+    }
+}
+
+/// Walks steps for the calls they make.
+public enum StepWalk {
+    /// Every call in `steps` and in the closures and nested bodies inside them, in order.
+    public static func calls(in steps: [Step]) -> [CodeCall] {
+        steps.flatMap(calls(in:))
+    }
+
+    private static func calls(in step: Step) -> [CodeCall] {
+        switch step.kind {
+        case .evaluate(let expression): return calls(in: expression)
+        case .declare(_, _, let value): return value.map(calls(in:)) ?? []
+        case .assign(let target, let value): return calls(in: target) + calls(in: value)
+        case .exit(_, let value): return value.map(calls(in:)) ?? []
+        case .branch(let branch):
+            let conditions = branch.conditions.flatMap { condition -> [CodeCall] in
+                switch condition {
+                case .expression(let expression): calls(in: expression)
+                case .binding(_, let value): value.map(calls(in:)) ?? []
+                }
+            }
+            return conditions + branch.arms.flatMap(calls(in:))
+        case .loop(let condition, let body): return condition.flatMap(calls(in:)) + calls(in: body)
+        case .deferred(let body): return calls(in: body)
+        case .guarded(let body, let handlers): return calls(in: body) + handlers.flatMap(calls(in:))
+        case .nested(let body): return calls(in: body.steps)
+        }
+    }
+
+    /// Every call in `expression`, the closures passed inside it included.
+    public static func calls(in expression: CodeExpression) -> [CodeCall] {
+        switch expression {
+        case .call(let call):
+            return [call] + (call.receiver.map(calls(in:)) ?? []) + call.arguments.flatMap { calls(in: $0.value) }
+        case .closure(let body): return calls(in: body.steps)
+        case .await(let inner): return calls(in: inner)
+        case .other(let parts): return parts.flatMap(calls(in:))
+        case .reference, .literal: return []
+        }
+    }
+}

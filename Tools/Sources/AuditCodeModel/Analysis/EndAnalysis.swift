@@ -1,0 +1,277 @@
+/// Whether a body ends a background task before it returns, following calls into project code through the index:
+/// what an expiration handler must do.
+public struct EndAnalysis: Sendable {
+    /// How a body ends the task.
+    public enum Outcome: Sendable, Equatable {
+        /// An end runs before the body returns, on every path that does not leave early.
+        case endsBeforeReturning([EvidenceLink])
+        /// The only ends run after the body returns (dispatched, in a `Task`, in a completion).
+        case endsLate([EvidenceLink])
+        /// An end runs on some paths only; another path returns without one.
+        case endsOnSomePaths([EvidenceLink])
+        /// The end is reached only while a weak reference is still alive (`guard let self`, `weakSelf`).
+        case endsBehindWeakReference([EvidenceLink])
+        /// No end anywhere in the body or the project code it calls.
+        case neverEnds([EvidenceLink])
+        /// No end found, but the body calls code the index cannot read that might end it.
+        case unresolved([EvidenceLink])
+    }
+
+    /// The project's declarations.
+    public let index: ProjectIndex
+    /// How deep calls are followed.
+    public var depth = 4
+
+    /// Creates the analysis over `index`.
+    public init(index: ProjectIndex) {
+        self.index = index
+    }
+
+    /// How `body` (an expiration handler, a helper), declared in `typeName`, ends the task.
+    public func outcome(of body: CodeBody, in typeName: String?) -> Outcome {
+        let weak = Set(body.captures.filter { $0.strength != .strong }.map(\.name))
+        var scan = Scan()
+        walk(body.steps, typeName: typeName, weakNames: weak, depth: depth, into: &scan)
+        let site = body.location
+        if let end = scan.end {
+            if let guardLink = scan.weakGuard { return .endsBehindWeakReference([guardLink, end]) }
+            if let exit = scan.earlyExit { return .endsOnSomePaths([exit, end]) }
+            return .endsBeforeReturning([end])
+        }
+        if let partial = scan.partialEnd {
+            return .endsOnSomePaths([partial] + (scan.earlyExit.map { [$0] } ?? []))
+        }
+        if let late = scan.lateEnd { return .endsLate([late]) }
+        if !scan.unresolved.isEmpty { return .unresolved(scan.unresolved) }
+        return .neverEnds([EvidenceLink("no end in it, nor in the project code it calls", at: site)])
+    }
+
+    /// What a walk found.
+    private struct Scan {
+        var end: EvidenceLink?
+        var partialEnd: EvidenceLink?
+        var lateEnd: EvidenceLink?
+        var weakGuard: EvidenceLink?
+        var earlyExit: EvidenceLink?
+        var unresolved: [EvidenceLink] = []
+        /// Control has left on this path: later steps do not run.
+        var hasLeft = false
+    }
+
+    private func walk(_ steps: [Step], typeName: String?, weakNames: Set<String>, depth: Int, into scan: inout Scan) {
+        for step in steps where scan.end == nil && !scan.hasLeft {
+            switch step.kind {
+            case .exit:
+                if scan.earlyExit == nil {
+                    scan.earlyExit = EvidenceLink("returns here without ending the task", at: step.location)
+                }
+                scan.hasLeft = true
+            case .branch(let branch):
+                walkBranch(branch, step: step, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
+            case .deferred(let body), .guarded(let body, _):
+                walk(body, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
+            case .loop(_, let body):
+                var inner = scan
+                walk(body, typeName: typeName, weakNames: weakNames, depth: depth, into: &inner)
+                scan.lateEnd = scan.lateEnd ?? inner.lateEnd
+                scan.partialEnd = scan.partialEnd ?? inner.end ?? inner.partialEnd  // a loop may run no time
+                scan.unresolved += inner.unresolved
+            case .nested:
+                break
+            case .evaluate(let expression), .declare(_, _, .some(let expression)):
+                visit(expression, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
+            case .assign(_, let value):
+                visit(value, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
+            case .declare(_, _, nil):
+                break
+            }
+        }
+    }
+
+    private func walkBranch(
+        _ branch: Step.Branch, step: Step, typeName: String?, weakNames: Set<String>, depth: Int, into scan: inout Scan
+    ) {
+        if branch.form == .guard {
+            let bindsWeak = branch.conditions.contains { condition in
+                if case .binding(let name, let value) = condition {
+                    return weakNames.contains(name) || value?.path.map { weakNames.contains($0[0]) } == true
+                }
+                return false
+            }
+            var otherwise = Scan()
+            walk(branch.arms.first ?? [], typeName: typeName, weakNames: weakNames, depth: depth, into: &otherwise)
+            scan.unresolved += otherwise.unresolved
+            if otherwise.end != nil { return }  // the else ends the task too: every path does
+            if bindsWeak, scan.weakGuard == nil {
+                scan.weakGuard = EvidenceLink(
+                    "the handler returns here when the weakly captured object is gone", at: step.location)
+            } else if !bindsWeak, scan.earlyExit == nil {
+                scan.earlyExit = EvidenceLink("this guard's else leaves without ending the task", at: step.location)
+            }
+            return  // the else arm leaves; the rest of the body runs after it
+        }
+        var arms = branch.arms.map { arm -> Scan in
+            var inner = Scan()
+            walk(arm, typeName: typeName, weakNames: weakNames, depth: depth, into: &inner)
+            return inner
+        }
+        if !branch.isExhaustive { arms.append(Scan()) }
+        let ending = arms.filter { $0.end != nil }
+        if !ending.isEmpty, ending.count == arms.count {
+            scan.end = ending[0].end
+        } else if let some = ending.first?.end {
+            scan.partialEnd = scan.partialEnd ?? some
+            if scan.earlyExit == nil {
+                scan.earlyExit = EvidenceLink(
+                    "another branch of this statement does not end the task", at: step.location)
+            }
+        }
+        if arms.allSatisfy({ $0.hasLeft || $0.end != nil }) { scan.hasLeft = scan.end == nil }
+        for arm in arms {
+            scan.lateEnd = scan.lateEnd ?? arm.lateEnd
+            scan.weakGuard = scan.weakGuard ?? arm.weakGuard
+            scan.unresolved += arm.unresolved
+        }
+    }
+
+    private func visit(
+        _ expression: CodeExpression, typeName: String?, weakNames: Set<String>, depth: Int, into scan: inout Scan
+    ) {
+        switch expression {
+        case .call(let call):
+            if let receiver = call.receiver {
+                visit(receiver, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
+            }
+            visitCall(call, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
+        case .await(let inner):
+            visit(inner, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
+        case .other(let parts):
+            for part in parts { visit(part, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan) }
+        case .closure, .reference, .literal:
+            break  // a closure not passed to a call does not run here
+        }
+    }
+
+    private func visitCall(
+        _ call: CodeCall, typeName: String?, weakNames: Set<String>, depth: Int, into scan: inout Scan
+    ) {
+        if case .end = SystemCall(call) {
+            let viaWeak = call.arguments.first?.value.path.map { weakNames.contains($0[0]) } ?? false
+            let link = EvidenceLink("ends the task", at: call.location)
+            if viaWeak, scan.weakGuard == nil {
+                scan.weakGuard = EvidenceLink("the end reads the task through a weak reference", at: call.location)
+            }
+            scan.end = link
+            return
+        }
+        for argument in call.arguments {
+            guard case .closure(let closure) = argument.value else {
+                visit(argument.value, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
+                continue
+            }
+            var inner = Scan()
+            walk(closure.steps, typeName: typeName, weakNames: weakNames, depth: depth, into: &inner)
+            guard let end = inner.end ?? inner.partialEnd ?? inner.lateEnd else {
+                scan.unresolved += inner.unresolved
+                continue
+            }
+            switch timing(of: call, passing: argument, depth: depth) {
+            case .synchronous:
+                if inner.end != nil { scan.end = end } else { scan.partialEnd = scan.partialEnd ?? end }
+            case .deferred:
+                scan.lateEnd =
+                    scan.lateEnd
+                    ?? EvidenceLink(
+                        "ends it only inside `\(call.name)`, which runs the closure after the handler returns",
+                        at: end.location)
+            case .unknown:
+                scan.unresolved.append(
+                    EvidenceLink(
+                        "ends it inside a closure passed to `\(call.name)`, which may run it later", at: end.location,
+                        isEstablished: false))
+            }
+            if scan.end != nil { return }
+        }
+        guard scan.end == nil, !call.name.isEmpty, depth > 0 else { return }
+        followProjectCall(call, typeName: typeName, depth: depth, into: &scan)
+        if scan.end != nil, let root = call.receiver?.path?.first, weakNames.contains(root), scan.weakGuard == nil {
+            scan.weakGuard = EvidenceLink(
+                "calls `\(call.name)` through `\(root)`, a weak reference: nothing runs once the object is gone",
+                at: call.location)
+        }
+    }
+
+    /// When `call` runs the closure passed as `argument`: from the call's name, else from the project's own
+    /// declaration of the callee (a helper that calls its closure parameter inline, or hands it to `async`).
+    private func timing(of call: CodeCall, passing argument: CodeCall.Argument, depth: Int) -> ClosureTiming {
+        let named = ClosureTiming(call)
+        guard named == .unknown, depth > 0 else { return named }
+        let labels = call.arguments.map { $0.label ?? "_" }
+        let declarations = index.bodies(named: call.name, labels: labels) + index.bodies(named: call.name)
+        for declaration in declarations {
+            let position = call.arguments.firstIndex { $0.label == argument.label } ?? call.arguments.count - 1
+            guard declaration.parameters.indices.contains(position) else { continue }
+            let parameter = declaration.parameters[position].name
+            if let found = Self.invocationTiming(of: parameter, in: declaration.steps) { return found }
+        }
+        return .unknown
+    }
+
+    /// Whether `steps` call the closure parameter `name` inline, or only inside a closure run later.
+    private static func invocationTiming(of name: String, in steps: [Step]) -> ClosureTiming? {
+        let direct = steps.contains { step in
+            guard case .evaluate(let expression) = step.kind else { return false }
+            if case .call(let call) = expression { return call.name == name && call.receiver == nil }
+            return false
+        }
+        if direct { return .synchronous }
+        for call in StepWalk.calls(in: steps) {
+            for case .closure(let closure) in call.arguments.map(\.value)
+            where StepWalk.calls(in: closure.steps).contains(where: { $0.name == name && $0.receiver == nil }) {
+                return ClosureTiming(call) == .unknown ? nil : ClosureTiming(call)
+            }
+        }
+        return nil
+    }
+
+    /// A call of project code: follows it into the declaration the index resolves it to.
+    private func followProjectCall(_ call: CodeCall, typeName: String?, depth: Int, into scan: inout Scan) {
+        let labels = call.arguments.map { $0.label ?? "_" }
+        let onSelf = call.receiver == nil || call.receiver?.path == ["self"] || call.receiver?.path == ["super"]
+        var candidates =
+            onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
+        if candidates.isEmpty {
+            candidates = index.bodies(named: call.name, labels: labels).filter { $0.kind != .closure }
+        }
+        guard !candidates.isEmpty else {
+            if index.properties(named: call.name).contains(where: \.isClosure) {
+                scan.unresolved.append(
+                    EvidenceLink(
+                        "calls the closure held in `\(call.name)`, which the index cannot see", at: call.location,
+                        isEstablished: false))
+            }
+            return  // code outside the project: it cannot call the system's end itself
+        }
+        var ending: [(CodeBody, EvidenceLink)] = []
+        for candidate in candidates {
+            var inner = Scan()
+            walk(candidate.steps, typeName: candidate.typeName, weakNames: [], depth: depth - 1, into: &inner)
+            if let end = inner.end {
+                ending.append((candidate, end))
+            } else if let late = inner.lateEnd {
+                scan.lateEnd =
+                    scan.lateEnd
+                    ?? EvidenceLink(
+                        "calls `\(call.name)` (\(candidate.location.path):\(candidate.location.line)), which \(late.text)",
+                        at: call.location)
+            }
+            scan.unresolved += inner.unresolved
+        }
+        guard let (declaration, end) = ending.first else { return }
+        let link = EvidenceLink(
+            "calls `\(call.name)` (\(declaration.location.path):\(declaration.location.line)), which ends the task at "
+                + "\(end.location.path):\(end.location.line)",
+            at: call.location, isEstablished: ending.count == candidates.count)
+        if ending.count == candidates.count { scan.end = link } else { scan.unresolved.append(link) }
+    }
+}

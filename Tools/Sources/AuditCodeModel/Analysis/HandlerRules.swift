@@ -1,0 +1,68 @@
+/// BT003 and BT004 over the code model: a begin's expiration handler is missing, or does not end the task before it
+/// returns. Each finding carries its chain; one that rests on code the index cannot read, or on how long an object
+/// lives, is `suspected`.
+public struct HandlerRules: Sendable {
+    /// The project's declarations.
+    public let index: ProjectIndex
+
+    /// Creates the rules over `index`.
+    public init(index: ProjectIndex) {
+        self.index = index
+    }
+
+    /// The findings for one begin.
+    public func findings(for site: BeginSite) -> [AnalysisFinding] {
+        let begin = EvidenceLink("begins a background task", at: site.call.location)
+        switch site.handler {
+        case nil:
+            return [missing(site, begin, "it is begun without an expiration handler")]
+        case .literal(.nil):
+            return [missing(site, begin, "its expiration handler is nil")]
+        case .closure(let handler) where handler.steps.isEmpty:
+            return [missing(site, begin, "its expiration handler is empty")]
+        case .closure(let handler):
+            return lateOrMissingEnd(site, begin, handler)
+        case .some(let other):
+            guard let path = other.path, let name = path.last,
+                let body = index.bodies(named: name).first(where: { $0.kind != .closure })
+            else {
+                return [
+                    AnalysisFinding(
+                        ruleID: "BT004", location: site.call.location,
+                        chain: [
+                            begin,
+                            EvidenceLink(
+                                "its handler is held in a value the index cannot follow", at: site.call.location,
+                                isEstablished: false),
+                        ])
+                ]
+            }
+            return lateOrMissingEnd(site, begin, body)
+        }
+    }
+
+    private func missing(_ site: BeginSite, _ begin: EvidenceLink, _ text: String) -> AnalysisFinding {
+        AnalysisFinding(
+            ruleID: "BT003", location: site.call.location,
+            chain: [begin, EvidenceLink("\(text): nothing ends the task when time runs out", at: site.call.location)])
+    }
+
+    private func lateOrMissingEnd(_ site: BeginSite, _ begin: EvidenceLink, _ handler: CodeBody) -> [AnalysisFinding] {
+        let outcome = EndAnalysis(index: index).outcome(of: handler, in: site.body.typeName)
+        let chain: [EvidenceLink]
+        switch outcome {
+        case .endsBeforeReturning:
+            return []
+        case .endsLate(let links), .endsOnSomePaths(let links), .neverEnds(let links), .unresolved(let links):
+            chain = links
+        case .endsBehindWeakReference(let links):
+            chain =
+                links + [
+                    EvidenceLink(
+                        "whether that object can be gone when time runs out depends on what keeps it alive",
+                        at: handler.location, isEstablished: false)
+                ]
+        }
+        return [AnalysisFinding(ruleID: "BT004", location: site.call.location, chain: [begin] + chain)]
+    }
+}
