@@ -1,0 +1,174 @@
+/// BT011 and BT012 over the code model: a `BGTaskScheduler` launch handler with a path that never completes its task,
+/// or that never sets the task's `expirationHandler`, followed through the project code the task is handed to.
+public struct LaunchHandlerRules: Sendable {
+    /// The project's declarations.
+    public let index: ProjectIndex
+    /// How deep calls are followed.
+    public var depth = 4
+
+    /// Creates the rules over `index`.
+    public init(index: ProjectIndex) {
+        self.index = index
+    }
+
+    /// The findings for every registration in `file`.
+    public func findings(in file: CodeFile) -> [AnalysisFinding] {
+        file.bodies.flatMap { body in
+            StepWalk.calls(in: body.steps).flatMap { call -> [AnalysisFinding] in
+                guard case .register(_, let handler) = SystemCall(call) else { return [] }
+                return findings(for: call, handler: handler, in: body)
+            }
+        }
+    }
+
+    private func findings(for call: CodeCall, handler: CodeExpression?, in body: CodeBody) -> [AnalysisFinding] {
+        let register = EvidenceLink("registers a launch handler", at: call.location)
+        guard case .closure(let closure) = handler, let task = closure.parameters.first?.name else {
+            let link = EvidenceLink(
+                "its launch handler is a value the index cannot follow", at: call.location, isEstablished: false)
+            return [AnalysisFinding(ruleID: "BT012", location: call.location, chain: [register, link])]
+        }
+        var findings: [AnalysisFinding] = []
+        let expiration = search(closure.steps, for: task, typeName: body.typeName, depth: depth) { step, name in
+            Self.setsExpirationHandler(step, on: name)
+        }
+        if !expiration.found {
+            let link =
+                expiration.unresolved.first
+                ?? EvidenceLink("no `expirationHandler` is set on `\(task)`", at: closure.location)
+            findings.append(AnalysisFinding(ruleID: "BT012", location: call.location, chain: [register, link]))
+        }
+        if let exit = earlyExit(in: closure.steps, task: task, typeName: body.typeName) {
+            findings.append(AnalysisFinding(ruleID: "BT011", location: exit.location, chain: [register] + [exit]))
+        }
+        return findings
+    }
+
+    /// What a search found: whether the step was seen, and the calls it could not follow.
+    private struct Search {
+        var found = false
+        var unresolved: [EvidenceLink] = []
+    }
+
+    /// Whether `steps`, or the project code they hand `task` to, contain a step `matches` accepts.
+    private func search(
+        _ steps: [Step], for task: String, typeName: String?, depth: Int, matches: (Step, String) -> Bool
+    ) -> Search {
+        var result = Search()
+        var work = steps
+        while let step = work.popLast(), !result.found {
+            if matches(step, task) {
+                result.found = true
+                break
+            }
+            work += Self.children(of: step)
+            for call in Self.ownCalls(of: step) where depth > 0 {
+                guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
+                let labels = call.arguments.map { $0.label ?? "_" }
+                let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
+                var declarations =
+                    onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
+                if declarations.isEmpty { declarations = index.bodies(named: call.name, labels: labels) }
+                if declarations.isEmpty {
+                    result.unresolved.append(
+                        EvidenceLink(
+                            "hands `\(task)` to `\(call.name)`, which the index cannot read", at: call.location,
+                            isEstablished: false))
+                }
+                for declaration in declarations where declaration.parameters.indices.contains(position) {
+                    let inner = search(
+                        declaration.steps, for: declaration.parameters[position].name, typeName: declaration.typeName,
+                        depth: depth - 1, matches: matches)
+                    if inner.found { return inner }
+                    result.unresolved += inner.unresolved
+                }
+            }
+        }
+        return result
+    }
+
+    /// The first exit of the handler's own flow before any completion of `task`; a `guard` on casting `task` to its
+    /// registered type cannot fail and does not count.
+    private func earlyExit(in steps: [Step], task: String, typeName: String?) -> EvidenceLink? {
+        for step in steps {
+            if search([step], for: task, typeName: typeName, depth: depth, matches: Self.completes).found {
+                return nil
+            }
+            switch step.kind {
+            case .exit(.return, _), .exit(.throw, _):
+                return EvidenceLink("returns without completing `\(task)`", at: step.location)
+            case .branch(let branch) where branch.form == .guard:
+                let castsTask = branch.conditions.contains { condition in
+                    if case .binding(_, let value) = condition, let value { return Self.names(task, value) }
+                    return false
+                }
+                if !castsTask,
+                    branch.arms.first.map({ Self.leaves($0) && !$0.contains(where: Self.completesAny) }) == true
+                {
+                    return EvidenceLink("this guard leaves without completing `\(task)`", at: step.location)
+                }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
+    private static func leaves(_ steps: [Step]) -> Bool {
+        steps.contains { if case .exit = $0.kind { true } else { false } }
+    }
+
+    private static func completesAny(_ step: Step) -> Bool {
+        StepWalk.calls(in: [step]).contains { if case .setTaskCompleted = SystemCall($0) { true } else { false } }
+    }
+
+    private static func completes(_ step: Step, _ task: String) -> Bool {
+        completesAny(step)
+    }
+
+    /// `task.expirationHandler = …` or `[task setExpirationHandler:…]`.
+    private static func setsExpirationHandler(_ step: Step, on task: String) -> Bool {
+        if case .assign(let target, _) = step.kind, let path = target.path, path.last == "expirationHandler" {
+            return true
+        }
+        return StepWalk.calls(in: [step]).contains { $0.name == "setExpirationHandler" }
+    }
+
+    /// Whether `expression` is `task` (or a cast or member of it: `task as! BGAppRefreshTask`).
+    private static func names(_ task: String, _ expression: CodeExpression) -> Bool {
+        switch expression {
+        case .reference(let path): path.first == task
+        case .other(let parts): parts.contains { names(task, $0) }
+        default: false
+        }
+    }
+
+    private static func children(of step: Step) -> [Step] {
+        var steps: [Step] = []
+        func closures(_ expression: CodeExpression) {
+            for call in StepWalk.calls(in: expression) {
+                for case .closure(let body) in call.arguments.map(\.value) { steps += body.steps }
+            }
+        }
+        switch step.kind {
+        case .evaluate(let expression), .declare(_, _, .some(let expression)): closures(expression)
+        case .assign(_, let value): closures(value)
+        case .branch(let branch): steps += branch.arms.flatMap { $0 }
+        case .loop(_, let body), .deferred(let body): steps += body
+        case .guarded(let body, let handlers): steps += body + handlers.flatMap { $0 }
+        default: break
+        }
+        return steps
+    }
+
+    /// The calls a step makes itself (not inside the closures it passes).
+    private static func ownCalls(of step: Step) -> [CodeCall] {
+        func calls(_ expression: CodeExpression) -> [CodeCall] { expression.calls }
+        switch step.kind {
+        case .evaluate(let expression), .declare(_, _, .some(let expression)): return calls(expression)
+        case .assign(let target, let value): return calls(target) + calls(value)
+        case .exit(_, .some(let value)): return calls(value)
+        default: return []
+        }
+    }
+}

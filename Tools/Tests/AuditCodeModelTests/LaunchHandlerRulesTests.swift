@@ -1,0 +1,110 @@
+import AuditCodeModel
+import BackgroundTaskAudit
+import SwiftAuditFrontEnd
+import Testing
+
+/// BT011 and BT012 on the code model, followed into the project code a launch handler hands its task to.
+struct LaunchHandlerRulesTests {
+    private func findings(_ files: [String: String]) -> [String] {
+        let read = files.sorted { $0.key < $1.key }.map { path, source in
+            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
+        }
+        let rules = LaunchHandlerRules(index: ProjectIndex(files: read))
+        return read.flatMap(rules.findings(in:)).map {
+            "\($0.ruleID) \($0.certainty.rawValue) \($0.location.path):\($0.location.line)"
+        }
+    }
+
+    @Test func aHandlerThatSetsTheExpirationHandlerAndCompletesIsClean() {
+        #expect(
+            findings([
+                "App.swift": """
+                func registerTasks() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+                        guard let task = task as? BGAppRefreshTask else { return }
+                        task.expirationHandler = { operation.cancel() }
+                        refresh { task.setTaskCompleted(success: $0) }
+                    }
+                }
+                """
+            ]) == [])
+    }
+
+    @Test func aHandlerThatSetsNoExpirationHandlerIsAProvenBT012() {
+        #expect(
+            findings([
+                "App.swift": """
+                func registerTasks() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+                        refresh { task.setTaskCompleted(success: true) }
+                    }
+                }
+                """
+            ]) == ["BT012 proven App.swift:2"])
+    }
+
+    @Test func theExpirationHandlerSetInAMethodTheTaskIsHandedToIsFollowed() {
+        #expect(
+            findings([
+                "Scheduler.swift": """
+                final class Scheduler {
+                    func register() {
+                        BGTaskScheduler.shared.register(forTaskWithIdentifier: "sync", using: nil) { task in
+                            self.handleSync(task as! BGProcessingTask)
+                        }
+                    }
+                }
+                """,
+                "Scheduler+Sync.swift": """
+                extension Scheduler {
+                    func handleSync(_ task: BGProcessingTask) {
+                        task.expirationHandler = { self.stop() }
+                        sync { task.setTaskCompleted(success: true) }
+                    }
+                }
+                """,
+            ]) == [])
+        #expect(
+            findings([
+                "AppDelegate.m": """
+                @implementation AppDelegate
+                - (void)registerTasks {
+                    [[BGTaskScheduler sharedScheduler] registerForTaskWithIdentifier:@"sync" usingQueue:nil launchHandler:^(BGTask *task) {
+                        [self handleSync:task];
+                    }];
+                }
+                - (void)handleSync:(BGTask *)task {
+                    [task setExpirationHandler:^{ [self stop]; }];
+                    [self syncWithCompletion:^{ [task setTaskCompletedWithSuccess:YES]; }];
+                }
+                @end
+                """
+            ]) == [])
+    }
+
+    @Test func aTaskHandedToCodeTheIndexCannotReadIsSuspected() {
+        #expect(
+            findings([
+                "App.swift": """
+                func registerTasks() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "upload", using: nil) { task in
+                        UploadLibrary.handle(task)
+                    }
+                }
+                """
+            ]) == ["BT012 suspected App.swift:2"])
+    }
+
+    @Test func anImpossibleFailedCastIsNoPathButAnotherGuardIs() {
+        let source = """
+            func registerTasks() {
+                BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+                    task.expirationHandler = {}
+                    guard isEnabled else { return }
+                    task.setTaskCompleted(success: true)
+                }
+            }
+            """
+        #expect(findings(["App.swift": source]) == ["BT011 proven App.swift:4"])
+    }
+}
