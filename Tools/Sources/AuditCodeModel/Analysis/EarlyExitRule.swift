@@ -1,0 +1,136 @@
+/// BT008 over the code model: after a begin, a path of the same body leaves (`return`, `throw`, a `guard`'s else)
+/// with the task neither ended nor handed on; or nothing but the task's own handler ever ends it.
+public struct EarlyExitRule: Sendable {
+    /// The project's declarations.
+    public let index: ProjectIndex
+
+    /// Creates the rule over `index`.
+    public init(index: ProjectIndex) {
+        self.index = index
+    }
+
+    /// The findings for every begin in `file` whose identifier is kept in a variable or property.
+    public func findings(in file: CodeFile) -> [AnalysisFinding] {
+        file.bodies.flatMap { body in findings(in: body.steps, of: body) }
+    }
+
+    private func findings(in steps: [Step], of body: CodeBody) -> [AnalysisFinding] {
+        var found: [AnalysisFinding] = []
+        for (position, step) in steps.enumerated() {
+            if let (name, begin) = Self.begin(in: step) {
+                let link = EvidenceLink("begins a background task kept in `\(name)`", at: begin.location)
+                var state = PathState()
+                let rest = Array(steps[(position + 1)...])
+                if let exit = firstUnendedExit(in: rest, name: name, state: &state) {
+                    found.append(AnalysisFinding(ruleID: "BT008", location: exit.location, chain: [link, exit]))
+                } else if !state.handled, !endedElsewhere(name, besides: begin) {
+                    let never = EvidenceLink(
+                        "nothing but its expiration handler ever ends `\(name)`: it is held until time runs out",
+                        at: begin.location)
+                    found.append(AnalysisFinding(ruleID: "BT008", location: begin.location, chain: [link, never]))
+                }
+            }
+            // Begins inside nested blocks of this step are checked in their own block.
+            for inner in Self.blocks(of: step) { found += findings(in: inner, of: body) }
+        }
+        return found
+    }
+
+    /// What the walk after a begin knows.
+    private struct PathState {
+        /// The task was ended, an end was scheduled (a closure that ends it was passed on), or the identifier was
+        /// handed to other code.
+        var handled = false
+    }
+
+    /// The first exit, after the begin, reached with the task not handled.
+    private func firstUnendedExit(in steps: [Step], name: String, state: inout PathState) -> EvidenceLink? {
+        for step in steps {
+            if state.handled { return nil }
+            if handles(step, name) {
+                state.handled = true
+                return nil
+            }
+            switch step.kind {
+            case .exit(.return, _), .exit(.throw, _):
+                return EvidenceLink("leaves here with `\(name)` neither ended nor handed on", at: step.location)
+            case .branch(let branch):
+                for arm in branch.arms {
+                    var inner = state
+                    if let exit = firstUnendedExit(in: arm, name: name, state: &inner) { return exit }
+                }
+            case .guarded(let body, _):
+                var inner = state
+                if let exit = firstUnendedExit(in: body, name: name, state: &inner) { return exit }
+                state.handled = inner.handled
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
+    /// Whether `step` ends `name` (at once or in a closure it passes on) or hands it to other code.
+    private func handles(_ step: Step, _ name: String) -> Bool {
+        let calls = StepWalk.calls(in: [step])
+        if calls.contains(where: { call in
+            if case .end(let argument) = SystemCall(call) { return argument?.path?.last == name }
+            return call.arguments.contains { $0.value.path?.last == name }
+        }) {
+            return true
+        }
+        // A call of project code that ends a task of the same name.
+        return calls.contains { call in
+            index.bodies(named: call.name).contains { body in
+                StepWalk.calls(in: body.steps).contains { inner in
+                    if case .end(let argument) = SystemCall(inner) { return argument?.path?.last == name }
+                    return false
+                }
+            }
+        }
+    }
+
+    /// Whether some body other than the begin's own handler ends `name`.
+    private func endedElsewhere(_ name: String, besides begin: CodeCall) -> Bool {
+        let handlerRange = begin.closures.first?.location
+        return index.files.contains { file in
+            file.bodies.contains { body in
+                StepWalk.calls(in: body.steps).contains { call in
+                    guard case .end(let argument) = SystemCall(call), argument?.path?.last == name else {
+                        return call.arguments.contains { $0.value.path?.last == name } && SystemCall(call) == nil
+                    }
+                    guard let handlerRange, handlerRange.path == call.location.path else { return true }
+                    return !handlerRange.contains(line: call.location.line)
+                }
+            }
+        }
+    }
+
+    /// The name the step keeps a begin's identifier in (`task = app.begin…`, `let id = app.begin…`).
+    private static func begin(in step: Step) -> (String, CodeCall)? {
+        let value: CodeExpression
+        let name: String
+        switch step.kind {
+        case .assign(let target, let assigned):
+            guard let last = target.path?.last else { return nil }
+            (name, value) = (last, assigned)
+        case .declare(let declared, _, .some(let assigned)):
+            (name, value) = (declared, assigned)
+        default:
+            return nil
+        }
+        guard let call = value.calls.first(where: { if case .begin = SystemCall($0) { true } else { false } })
+        else { return nil }
+        return (name, call)
+    }
+
+    /// The statement lists nested in a step (branch arms, loop and `do` bodies), where a begin may also stand.
+    private static func blocks(of step: Step) -> [[Step]] {
+        switch step.kind {
+        case .branch(let branch): branch.arms
+        case .loop(_, let body), .deferred(let body): [body]
+        case .guarded(let body, let handlers): [body] + handlers
+        default: []
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import AuditCodeModel
+import BackgroundTaskAudit
+import SwiftAuditFrontEnd
+import Testing
+
+/// BT008 on the code model: an exit after the begin with the task neither ended nor handed on, named at its line;
+/// early exits after the task was ended or handed on are fine.
+struct EarlyExitRuleTests {
+    private func findings(_ files: [String: String]) -> [String] {
+        let read = files.sorted { $0.key < $1.key }.map { path, source in
+            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
+        }
+        let rule = EarlyExitRule(index: ProjectIndex(files: read))
+        return read.flatMap(rule.findings(in:)).map {
+            "\($0.ruleID) \($0.certainty.rawValue) \($0.location.path):\($0.location.line)"
+        }
+    }
+
+    @Test func aGuardThatLeavesBeforeTheWorkIsProvenAtItsLine() {
+        #expect(
+            findings([
+                "Upload.swift": """
+                func upload(_ file: URL?) {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+                        UIApplication.shared.endBackgroundTask(task)
+                    }
+                    guard let file else { return }
+                    client.send(file) { _ in UIApplication.shared.endBackgroundTask(task) }
+                }
+                """
+            ]) == ["BT008 proven Upload.swift:6"])
+    }
+
+    @Test func anExitAfterTheEndOrAfterHandingTheTaskOnIsFine() {
+        #expect(
+            findings([
+                "Save.swift": """
+                func save() {
+                    let task = UIApplication.shared.beginBackgroundTask(withName: "Save") {}
+                    if failed {
+                        UIApplication.shared.endBackgroundTask(task)
+                        return
+                    }
+                    finish(task)
+                    return
+                }
+                func finish(_ task: UIBackgroundTaskIdentifier) { UIApplication.shared.endBackgroundTask(task) }
+                """
+            ]) == [])
+    }
+
+    @Test func aTaskOnlyItsHandlerEndsIsProven() {
+        #expect(
+            findings([
+                "Keep.swift": """
+                final class Keeper {
+                    var keepAlive = UIBackgroundTaskIdentifier.invalid
+                    func applicationDidEnterBackground() {
+                        keepAlive = UIApplication.shared.beginBackgroundTask(withName: "Keep") {
+                            UIApplication.shared.endBackgroundTask(self.keepAlive)
+                        }
+                        refresh()
+                    }
+                }
+                """
+            ]) == ["BT008 proven Keep.swift:4"])
+    }
+
+    @Test func anObjectiveCReturnBeforeTheEndIsProven() {
+        #expect(
+            findings([
+                "Sender.m": """
+                @implementation Sender
+                - (void)send:(NSData *)data {
+                    UIBackgroundTaskIdentifier task = [app beginBackgroundTaskWithName:@"Send" expirationHandler:^{}];
+                    if (data == nil) {
+                        return;
+                    }
+                    [self.client post:data completion:^{ [app endBackgroundTask:task]; }];
+                }
+                @end
+                """
+            ]) == ["BT008 proven Sender.m:5"])
+    }
+}
