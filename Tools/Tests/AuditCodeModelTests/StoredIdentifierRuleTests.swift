@@ -1,0 +1,69 @@
+import AuditCodeModel
+import BackgroundTaskAudit
+import SwiftAuditFrontEnd
+import Testing
+
+/// BT005 on the code model: suspected unless the code shows the second live begin; a check of the property or an end
+/// of it before the begin rules the overwrite out.
+struct StoredIdentifierRuleTests {
+    private func findings(_ path: String, _ source: String) -> [String] {
+        let file =
+            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
+        return StoredIdentifierRule(index: ProjectIndex(files: [file])).findings(in: file).map {
+            "\($0.ruleID) \($0.certainty.rawValue) \($0.location.line)"
+        }
+    }
+
+    @Test func anUncheckedOverwriteIsSuspectedAndABeginInALoopIsProven() {
+        #expect(
+            findings(
+                "Sync.swift",
+                """
+                final class Sync {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    func start() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {}
+                    }
+                    func startAll(_ jobs: [Job]) {
+                        for job in jobs {
+                            self.task = UIApplication.shared.beginBackgroundTask(withName: job.name) {}
+                        }
+                    }
+                }
+                """) == ["BT005 suspected 4", "BT005 proven 8"])
+    }
+
+    @Test func aCheckOrAnEndBeforeTheBeginRulesTheOverwriteOut() {
+        #expect(
+            findings(
+                "Sync.swift",
+                """
+                final class Sync {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    func start() {
+                        guard task == .invalid else { return }
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {}
+                    }
+                    func restart() {
+                        UIApplication.shared.endBackgroundTask(task)
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {}
+                    }
+                    func local() {
+                        let id = UIApplication.shared.beginBackgroundTask(withName: "Local") {}
+                    }
+                }
+                """) == [])
+        #expect(
+            findings(
+                "Sync.m",
+                """
+                @implementation Sync
+                - (void)start {
+                    if (self.task == UIBackgroundTaskInvalid) {
+                        self.task = [app beginBackgroundTaskWithName:@"Sync" expirationHandler:^{}];
+                    }
+                }
+                @end
+                """) == [])
+    }
+}
