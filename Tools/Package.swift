@@ -35,8 +35,8 @@ let package = Package(
             ]
         ),
         // The source scanner behind `bgtask audit`: finds risky raw background-task call sites in Swift
-        // and Objective-C. Its Objective-C front end builds the code model.
-        .target(name: "BackgroundTaskAudit", dependencies: ["AuditCodeModel"]),
+        // and Objective-C. It reads a tree into the code model (its Objective-C front end, and the Swift one).
+        .target(name: "BackgroundTaskAudit", dependencies: ["AuditCodeModel", "SwiftAuditFrontEnd"]),
         // What both command lines share: their result type and the release they belong to.
         .target(name: "CommandLineSupport"),
         // The audit's command line, kept apart from `main` so that it can be tested.

@@ -122,7 +122,7 @@ public struct Auditor: Sendable {
 
     /// Runs `work` for every index in `0..<count` on the audit's worker threads (``AuditWorkers``);
     /// results in index order.
-    private static func inParallel<Value: Sendable>(
+    static func inParallel<Value: Sendable>(
         _ count: Int,
         _ work: @escaping @Sendable (Int) -> Value
     ) async -> [Value] {
