@@ -6,6 +6,7 @@ public struct Step: Sendable {
         /// An expression evaluated for its effect: a call, an `await`, a closure passed somewhere.
         case evaluate(CodeExpression)
         /// `let`/`var` (Swift) or a local declaration (Objective-C): a new name, which shadows any outer one.
+        /// `isMutable` is `var` in Swift; in Objective-C it is `__block`, a local blocks share rather than copy.
         case declare(name: String, isMutable: Bool, value: CodeExpression?)
         /// An assignment to a variable, property or instance variable.
         case assign(target: CodeExpression, value: CodeExpression)

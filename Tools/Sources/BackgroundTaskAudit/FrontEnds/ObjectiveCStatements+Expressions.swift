@@ -19,7 +19,8 @@ extension ObjectiveCStatements {
             let isWeak = left.contains { ["__weak", "__unsafe_unretained", "weak"].contains(tokens[$0].text) }
             if isWeak { weakNames.insert(name) } else { weakNames.remove(name) }
             let value = assign.map { expression(from: $0 + 1, to: end) }
-            return [Step(.declare(name: name, isMutable: true, value: value), at: at)]
+            let isShared = left.contains { tokens[$0].text == "__block" }
+            return [Step(.declare(name: name, isMutable: isShared, value: value), at: at)]
         }
         if let assign {
             return [

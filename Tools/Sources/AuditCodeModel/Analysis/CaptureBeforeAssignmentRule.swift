@@ -1,0 +1,158 @@
+/// BT006 over the code model: the expiration handler reads the task's identifier before it holds the task. Proven
+/// when the handler captures the variable's value before the begin returns (a Swift capture list, an Objective-C
+/// block's copy of a local that is not `__block`), or when the begin runs off the main thread — inside a closure a
+/// global queue or a detached task runs, or after an `await` in a `nonisolated` async function — and the identifier
+/// is stored only after it returns, while the handler reads it on the main thread. (In an actor the handler's read
+/// waits for the actor, so an actor's begin is not one.)
+public struct CaptureBeforeAssignmentRule: Sendable {
+    /// Creates the rule.
+    public init() {}
+
+    /// The findings for every begin in `file`.
+    public func findings(in file: CodeFile) -> [AnalysisFinding] {
+        file.bodies.flatMap { body in
+            walk(
+                body.steps, offMain: nil, hopsAfterAwait: body.isAsync && body.isolation == .nonisolated,
+                language: file.language)
+        }
+    }
+
+    private func walk(
+        _ steps: [Step], offMain: String?, hopsAfterAwait: Bool = false, language: CodeFile.Language
+    ) -> [AnalysisFinding] {
+        var found: [AnalysisFinding] = []
+        var offMain = offMain
+        for step in steps {
+            if case .declare(let name, let isShared, let value) = step.kind, language == .objectiveC {
+                // A local that is not `__block`, declared and begun in one statement, is copied into the block
+                // before it is assigned.
+                if !isShared, let value, let (call, handler) = Self.begin(in: value), handler.reads(name) {
+                    let chain = [
+                        EvidenceLink("begins a task and declares `\(name)` with it", at: call.location),
+                        EvidenceLink(
+                            "the block copies `\(name)` when it is made, before the begin returns: it ends "
+                                + "UIBackgroundTaskInvalid, never this task", at: handler.location),
+                    ]
+                    found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
+                }
+            }
+            if case .assign(let target, let value) = step.kind, let name = target.path?.last,
+                let (call, handler) = Self.begin(in: value)
+            {
+                if handler.captures.contains(where: { $0.name == name && $0.value == nil }) {
+                    let chain = [
+                        EvidenceLink("begins a task and stores it in `\(name)`", at: call.location),
+                        EvidenceLink(
+                            "the handler's capture list copies `\(name)` before the begin returns", at: handler.location
+                        ),
+                    ]
+                    found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
+                } else if let offMain, handler.reads(name) {
+                    let chain = [
+                        EvidenceLink("begins a task off the main thread: \(offMain)", at: call.location),
+                        EvidenceLink(
+                            "stores it in `\(name)` only after the begin returns, while the handler may already run "
+                                + "on the main thread and read `\(name)` unset", at: handler.location),
+                    ]
+                    found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
+                }
+            }
+            if hopsAfterAwait, offMain == nil, Self.awaits(step) {
+                offMain = "it runs after an `await` in a nonisolated async function, on the global executor"
+            }
+            for (closure, reason) in Self.closures(in: step) {
+                found += walk(closure.steps, offMain: reason ?? offMain, language: language)
+            }
+            for block in Self.blocks(of: step) {
+                found += walk(block, offMain: offMain, language: language)
+            }
+        }
+        return found
+    }
+
+    /// Whether a step suspends (`await`) outside the closures it passes.
+    private static func awaits(_ step: Step) -> Bool {
+        func awaits(_ expression: CodeExpression) -> Bool {
+            switch expression {
+            case .await: true
+            case .other(let parts): parts.contains(where: awaits)
+            case .call(let call): call.arguments.contains { awaits($0.value) }
+            default: false
+            }
+        }
+        switch step.kind {
+        case .evaluate(let expression), .declare(_, _, .some(let expression)), .assign(_, let expression):
+            return awaits(expression)
+        default:
+            return false
+        }
+    }
+
+    /// A begin in `expression` and its handler closure.
+    private static func begin(in expression: CodeExpression) -> (CodeCall, CodeBody)? {
+        for call in expression.calls {
+            if case .begin(_, .closure(let handler)) = SystemCall(call) { return (call, handler) }
+        }
+        return nil
+    }
+
+    /// The closures a step passes to calls, with why each runs off the main thread when its call says so.
+    private static func closures(in step: Step) -> [(CodeBody, String?)] {
+        StepWalk.calls(in: [step]).flatMap { call -> [(CodeBody, String?)] in
+            guard case .begin = SystemCall(call) else {
+                let reason = offMainReason(call)
+                return call.closures.map { ($0, reason) }
+            }
+            return []  // the handler runs on the main thread
+        }
+    }
+
+    /// Why a closure passed to `call` runs off the main thread: a global or background queue, a detached task.
+    private static func offMainReason(_ call: CodeCall) -> String? {
+        let receiver =
+            call.receiver.map { expression -> [String] in
+                StepWalk.calls(in: expression).map(\.name) + (expression.path ?? [])
+            } ?? []
+        if ["async", "asyncAfter"].contains(call.name), receiver.contains("global") {
+            return "it runs in a closure on a global queue (`\(call.name)`)"
+        }
+        if call.name == "detached" { return "it runs in a detached task" }
+        if call.name == "dispatch_async", case .call(let queue) = call.arguments.first?.value,
+            queue.name == "dispatch_get_global_queue"
+        {
+            return "it runs in a block on a global queue (`dispatch_async`)"
+        }
+        return nil
+    }
+
+    private static func blocks(of step: Step) -> [[Step]] {
+        switch step.kind {
+        case .branch(let branch): branch.arms
+        case .loop(_, let body), .deferred(let body): [body]
+        case .guarded(let body, let handlers): [body] + handlers
+        default: []
+        }
+    }
+}
+
+extension CodeBody {
+    /// Whether the body (its closures included) names `name`.
+    func reads(_ name: String) -> Bool {
+        StepWalk.calls(in: steps).contains { call in
+            call.arguments.contains { $0.value.mentions(name) } || call.receiver?.mentions(name) == true
+        }
+    }
+}
+
+extension CodeExpression {
+    /// Whether the expression names `name` as a variable or as the last part of a member path.
+    func mentions(_ name: String) -> Bool {
+        switch self {
+        case .reference(let path): path.last == name || path.first == name
+        case .other(let parts): parts.contains { $0.mentions(name) }
+        case .await(let inner): inner.mentions(name)
+        case .call(let call): call.arguments.contains { $0.value.mentions(name) }
+        case .closure, .literal: false
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import AuditCodeModel
+import BackgroundTaskAudit
+import SwiftAuditFrontEnd
+import Testing
+
+/// BT006 on the code model: proven where the handler copies the identifier before it is stored, or where the begin
+/// is shown off the main thread; a begin on the main thread, or a `__block` local, is fine.
+struct CaptureBeforeAssignmentRuleTests {
+    private func findings(_ path: String, _ source: String) -> [String] {
+        let file =
+            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
+        return CaptureBeforeAssignmentRule().findings(in: file).map {
+            "\($0.ruleID) \($0.certainty.rawValue) \($0.location.line)"
+        }
+    }
+
+    @Test func aCaptureListOrABlockCopyTakesTheValueBeforeTheBeginReturns() {
+        #expect(
+            findings(
+                "A.swift",
+                """
+                func a() {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    task = UIApplication.shared.beginBackgroundTask(withName: "A") { [task] in
+                        UIApplication.shared.endBackgroundTask(task)
+                    }
+                }
+                """) == ["BT006 proven 3"])
+        #expect(
+            findings(
+                "B.m",
+                """
+                @implementation B
+                - (void)copied {
+                    UIBackgroundTaskIdentifier task = [app beginBackgroundTaskWithName:@"B" expirationHandler:^{
+                        [app endBackgroundTask:task];
+                    }];
+                }
+                - (void)shared {
+                    __block UIBackgroundTaskIdentifier task = [app beginBackgroundTaskWithName:@"B" expirationHandler:^{
+                        [app endBackgroundTask:task];
+                    }];
+                }
+                @end
+                """) == ["BT006 proven 3"])
+    }
+
+    @Test func aBeginShownOffTheMainThreadIsProvenAndOneOnMainIsFine() {
+        #expect(
+            findings(
+                "Sync.swift",
+                """
+                final class Sync {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    func onMain() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Main") {
+                            UIApplication.shared.endBackgroundTask(self.task)
+                        }
+                    }
+                    func offMain() {
+                        DispatchQueue.global(qos: .utility).async {
+                            self.task = UIApplication.shared.beginBackgroundTask(withName: "Off") {
+                                UIApplication.shared.endBackgroundTask(self.task)
+                            }
+                        }
+                    }
+                }
+                final class Store {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    nonisolated func save() async {
+                        await prepare()
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Save") {
+                            UIApplication.shared.endBackgroundTask(self.task)
+                        }
+                    }
+                }
+                actor Journal {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    func write() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Write") {
+                            Task { await self.finish(self.task) }
+                        }
+                    }
+                }
+                """) == ["BT006 proven 10", "BT006 proven 20"])
+    }
+}
