@@ -6,6 +6,7 @@ public struct ProjectIndex: Sendable {
     private let bodiesByName: [String: [CodeBody]]
     private let typesByName: [String: [TypeDeclaration]]
     private let propertiesByName: [String: [PropertyDeclaration]]
+    private let callersByName: [String: [CodeBody]]
 
     /// Indexes `files`.
     public init(files: [CodeFile]) {
@@ -13,9 +14,11 @@ public struct ProjectIndex: Sendable {
         var bodies: [String: [CodeBody]] = [:]
         var types: [String: [TypeDeclaration]] = [:]
         var properties: [String: [PropertyDeclaration]] = [:]
+        var callers: [String: [CodeBody]] = [:]
         for file in files {
             for body in file.bodies {
                 if let name = body.name { bodies[name, default: []].append(body) }
+                for name in Set(StepWalk.calls(in: body.steps).map(\.name)) { callers[name, default: []].append(body) }
             }
             for type in file.types { types[type.name, default: []].append(type) }
             for property in file.properties { properties[property.name, default: []].append(property) }
@@ -23,6 +26,12 @@ public struct ProjectIndex: Sendable {
         bodiesByName = bodies
         typesByName = types
         propertiesByName = properties
+        callersByName = callers
+    }
+
+    /// The declared bodies that call something named `name` (a method, a function), closures included.
+    public func callers(of name: String) -> [CodeBody] {
+        callersByName[name] ?? []
     }
 
     /// The declarations of `name` whose argument labels are `labels` (any labels when `nil`).
