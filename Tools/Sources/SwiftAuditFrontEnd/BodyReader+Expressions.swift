@@ -30,6 +30,7 @@ extension BodyReader {
             return expression(only.expression)
         }
         if node.is(SuperExprSyntax.self) { return .reference(["super"]) }
+        if node.is(DiscardAssignmentExprSyntax.self) { return .reference(["_"]) }
         // Anything else: keep its direct sub-expressions, so that calls and closures inside are still seen.
         return .other(
             node.children(viewMode: .sourceAccurate).flatMap { child -> [CodeExpression] in
