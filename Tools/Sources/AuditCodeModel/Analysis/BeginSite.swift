@@ -48,6 +48,17 @@ public enum StepWalk {
         }
     }
 
+    /// The calls a step makes itself, outermost first: not those inside the closures it passes, nor those of its
+    /// branches' arms and loop bodies.
+    public static func ownCalls(of step: Step) -> [CodeCall] {
+        switch step.kind {
+        case .evaluate(let expression), .declare(_, _, .some(let expression)): return expression.calls
+        case .assign(let target, let value): return target.calls + value.calls
+        case .exit(_, .some(let value)): return value.calls
+        default: return []
+        }
+    }
+
     /// Every call in `expression`, the closures passed inside it included.
     public static func calls(in expression: CodeExpression) -> [CodeCall] {
         switch expression {

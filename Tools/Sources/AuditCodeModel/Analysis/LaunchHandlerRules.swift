@@ -62,7 +62,7 @@ public struct LaunchHandlerRules: Sendable {
                 break
             }
             work += Self.children(of: step)
-            for call in Self.ownCalls(of: step) where depth > 0 {
+            for call in StepWalk.ownCalls(of: step) where depth > 0 {
                 guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
                 let labels = call.arguments.map { $0.label ?? "_" }
                 let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
@@ -159,16 +159,5 @@ public struct LaunchHandlerRules: Sendable {
         default: break
         }
         return steps
-    }
-
-    /// The calls a step makes itself (not inside the closures it passes).
-    private static func ownCalls(of step: Step) -> [CodeCall] {
-        func calls(_ expression: CodeExpression) -> [CodeCall] { expression.calls }
-        switch step.kind {
-        case .evaluate(let expression), .declare(_, _, .some(let expression)): return calls(expression)
-        case .assign(let target, let value): return calls(target) + calls(value)
-        case .exit(_, .some(let value)): return calls(value)
-        default: return []
-        }
     }
 }

@@ -1,0 +1,93 @@
+/// BT007 over the code model: the same task ended twice. Proven when the expiration handler ends the identifier's
+/// variable without resetting it and another path of the same file ends that variable too: after the handler ran,
+/// the other end ends the task a second time (or, if the identifier was reused, somebody else's task).
+public struct DoubleEndRule: Sendable {
+    /// Creates the rule.
+    public init() {}
+
+    /// The findings for every begin in `file` whose identifier is kept in a variable.
+    public func findings(in file: CodeFile) -> [AnalysisFinding] {
+        file.bodies.flatMap { body in
+            Self.assignedBegins(in: body.steps).compactMap { name, call, handler in
+                finding(name: name, call: call, handler: handler, file: file)
+            }
+        }
+    }
+
+    private func finding(name: String, call: CodeCall, handler: CodeBody, file: CodeFile) -> AnalysisFinding? {
+        let handlerCalls = StepWalk.calls(in: handler.steps)
+        guard let handlerEnd = handlerCalls.first(where: { Self.ends($0, name) }) else { return nil }
+        if Self.resets(handler.steps, name) { return nil }
+        let others = file.bodies.flatMap { StepWalk.calls(in: $0.steps) }.filter { other in
+            Self.ends(other, name) && !handler.location.contains(line: other.location.line)
+        }
+        guard let other = others.first else { return nil }
+        let chain = [
+            EvidenceLink("begins a task kept in `\(name)`", at: call.location),
+            EvidenceLink("the handler ends `\(name)` and does not reset it", at: handlerEnd.location),
+            EvidenceLink(
+                "this ends `\(name)` again when the work finishes after the handler ran: a second end of the same task",
+                at: other.location),
+        ]
+        return AnalysisFinding(ruleID: "BT007", location: other.location, chain: chain)
+    }
+
+    /// The begins stored in a variable or property, with the name and the handler closure.
+    private static func assignedBegins(in steps: [Step]) -> [(String, CodeCall, CodeBody)] {
+        var found: [(String, CodeCall, CodeBody)] = []
+        for step in steps {
+            var stored: (String, CodeExpression)?
+            switch step.kind {
+            case .assign(let target, let value): stored = target.path?.last.map { ($0, value) }
+            case .declare(let name, _, .some(let value)): stored = (name, value)
+            default: break
+            }
+            if let (name, value) = stored {
+                for call in value.calls {
+                    if case .begin(_, .closure(let handler)) = SystemCall(call) { found.append((name, call, handler)) }
+                }
+            }
+            let nested: [[Step]] =
+                switch step.kind {
+                case .branch(let branch): branch.arms
+                case .loop(_, let body), .deferred(let body): [body]
+                case .guarded(let body, let handlers): [body] + handlers
+                default: []
+                }
+            for block in nested { found += assignedBegins(in: block) }
+            for closure in StepWalk.ownCalls(of: step).filter(Self.isNotBegin).flatMap(\.closures) {
+                found += assignedBegins(in: closure.steps)
+            }
+        }
+        return found
+    }
+
+    private static func isNotBegin(_ call: CodeCall) -> Bool {
+        if case .begin = SystemCall(call) { false } else { true }
+    }
+
+    /// Whether `call` ends the task in the variable `name`.
+    private static func ends(_ call: CodeCall, _ name: String) -> Bool {
+        if case .end(let argument) = SystemCall(call) { return argument?.path?.last == name }
+        return false
+    }
+
+    /// Whether `steps` assign `name` an invalid identifier (`.invalid`, `UIBackgroundTaskInvalid`), anywhere.
+    private static func resets(_ steps: [Step], _ name: String) -> Bool {
+        func check(_ steps: [Step]) -> Bool {
+            steps.contains { step in
+                switch step.kind {
+                case .assign(let target, let value):
+                    return target.path?.last == name
+                        && ["invalid", "UIBackgroundTaskInvalid"].contains(value.path?.last ?? "")
+                case .branch(let branch): return branch.arms.contains(where: check)
+                case .loop(_, let body), .deferred(let body), .guarded(let body, _): return check(body)
+                case .evaluate(let expression):
+                    return StepWalk.calls(in: expression).flatMap(\.closures).contains { check($0.steps) }
+                default: return false
+                }
+            }
+        }
+        return check(steps)
+    }
+}

@@ -1,0 +1,67 @@
+import AuditCodeModel
+import BackgroundTaskAudit
+import SwiftAuditFrontEnd
+import Testing
+
+/// BT007 on the code model: a handler that ends without resetting, and another end of the same variable.
+struct DoubleEndRuleTests {
+    private func findings(_ path: String, _ source: String) -> [String] {
+        let file =
+            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
+        return DoubleEndRule().findings(in: file).map { "\($0.ruleID) \($0.certainty.rawValue) \($0.location.line)" }
+    }
+
+    @Test func aHandlerThatEndsWithoutResettingAndACompletionThatEndsAgainIsProvenAtTheSecondEnd() {
+        #expect(
+            findings(
+                "Sync.swift",
+                """
+                final class Sync {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    func start() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {
+                            UIApplication.shared.endBackgroundTask(self.task)
+                        }
+                        client.sync { _ in
+                            UIApplication.shared.endBackgroundTask(self.task)
+                        }
+                    }
+                }
+                """) == ["BT007 proven 8"])
+        #expect(
+            findings(
+                "Flush.m",
+                """
+                @implementation Flush
+                - (void)flush {
+                    __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+                    task = [app beginBackgroundTaskWithName:@"Flush" expirationHandler:^{
+                        [app endBackgroundTask:task];
+                    }];
+                    [self.queue addOperationWithBlock:^{ [app endBackgroundTask:task]; }];
+                }
+                @end
+                """) == ["BT007 proven 7"])
+    }
+
+    @Test func aHandlerThatResetsAfterEndingLeavesTheOtherEndHarmless() {
+        #expect(
+            findings(
+                "Sync.swift",
+                """
+                final class Sync {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    func start() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {
+                            UIApplication.shared.endBackgroundTask(self.task)
+                            self.task = .invalid
+                        }
+                        client.sync { _ in
+                            UIApplication.shared.endBackgroundTask(self.task)
+                            self.task = .invalid
+                        }
+                    }
+                }
+                """) == [])
+    }
+}
