@@ -68,7 +68,8 @@ for share in shares {
     modelTimes.sort()
     print(
         String(
-            format: "  code model (every file parsed, every declaration indexed): median %.2f s, best %.2f s, %d bodies",
+            format:
+                "  code model (every file parsed, every declaration indexed): median %.2f s, best %.2f s, %d bodies",
             modelTimes[modelTimes.count / 2], modelTimes[0], bodies))
 }
 
