@@ -2,6 +2,7 @@ import BackgroundTaskAudit
 import Foundation
 
 // Usage: AuditBenchmark [--lines N] [--share S] [--runs R]
+//        AuditBenchmark --model-of PATH...   (reads existing trees into the code model only: time and counts)
 // Writes a tree of about N lines (default 1,000,000) to a temporary folder, audits it R times
 // (default 3) for each share of files with background-task calls (default: 0.2 and 1.0), and reads
 // it whole into the code model (both front ends and the project-wide index) as many times; prints
@@ -11,6 +12,17 @@ var targetLines = 1_000_000
 var shares: [Double] = [0.2, 1.0]
 var runs = 3
 var arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "--model-of" {
+    for path in arguments.dropFirst() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let index = try await CodeModelReader.read(paths: [path])
+        let elapsed = clock.now - start
+        let bodies = index.files.reduce(0) { $0 + $1.bodies.count }
+        print("\(path): \(index.files.count) files, \(bodies) bodies, \(elapsed)")
+    }
+    exit(0)
+}
 while let argument = arguments.popFirst() {
     switch argument {
     case "--lines": targetLines = arguments.popFirst().flatMap(Int.init) ?? targetLines
