@@ -7,11 +7,8 @@ import Testing
 /// is shown off the main thread; a begin on the main thread, or a `__block` local, is fine.
 struct CaptureBeforeAssignmentRuleTests {
     private func findings(_ path: String, _ source: String) -> [String] {
-        let file =
-            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
-        return CaptureBeforeAssignmentRule().findings(in: file).map {
-            "\($0.ruleID) \($0.certainty.rawValue) \($0.location.line)"
-        }
+        let file = ModelFixture.read(path, source)
+        return ModelFixture.summary(CaptureBeforeAssignmentRule().findings(in: file), withPath: false)
     }
 
     @Test func aCaptureListOrABlockCopyTakesTheValueBeforeTheBeginReturns() {

@@ -6,9 +6,8 @@ import Testing
 /// BT007 on the code model: a handler that ends without resetting, and another end of the same variable.
 struct DoubleEndRuleTests {
     private func findings(_ path: String, _ source: String) -> [String] {
-        let file =
-            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
-        return DoubleEndRule().findings(in: file).map { "\($0.ruleID) \($0.certainty.rawValue) \($0.location.line)" }
+        let file = ModelFixture.read(path, source)
+        return ModelFixture.summary(DoubleEndRule().findings(in: file), withPath: false)
     }
 
     @Test func aHandlerThatEndsWithoutResettingAndACompletionThatEndsAgainIsProvenAtTheSecondEnd() {

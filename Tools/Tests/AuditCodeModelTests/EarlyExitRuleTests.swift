@@ -7,13 +7,8 @@ import Testing
 /// early exits after the task was ended or handed on are fine.
 struct EarlyExitRuleTests {
     private func findings(_ files: [String: String]) -> [String] {
-        let read = files.sorted { $0.key < $1.key }.map { path, source in
-            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
-        }
-        let rule = EarlyExitRule(index: ProjectIndex(files: read))
-        return read.flatMap(rule.findings(in:)).map {
-            "\($0.ruleID) \($0.certainty.rawValue) \($0.location.path):\($0.location.line)"
-        }
+        let read = ModelFixture.read(files)
+        return ModelFixture.summary(read.flatMap(EarlyExitRule(index: ProjectIndex(files: read)).findings(in:)))
     }
 
     @Test func aGuardThatLeavesBeforeTheWorkIsProvenAtItsLine() {

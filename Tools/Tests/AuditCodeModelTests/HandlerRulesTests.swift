@@ -9,15 +9,13 @@ import Testing
 struct HandlerRulesTests {
     /// The findings for every begin of `files` (path → source; `.m` files are Objective-C).
     private func findings(_ files: [String: String]) -> [AnalysisFinding] {
-        let read = files.sorted { $0.key < $1.key }.map { path, source in
-            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
-        }
+        let read = ModelFixture.read(files)
         let rules = HandlerRules(index: ProjectIndex(files: read))
         return read.flatMap(BeginSite.all(in:)).flatMap(rules.findings(for:))
     }
 
     private func summary(_ findings: [AnalysisFinding]) -> [String] {
-        findings.map { "\($0.ruleID) \($0.certainty.rawValue) \($0.location.path):\($0.location.line)" }
+        ModelFixture.summary(findings)
     }
 
     // MARK: - BT003

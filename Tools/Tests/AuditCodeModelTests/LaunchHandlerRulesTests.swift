@@ -6,13 +6,8 @@ import Testing
 /// BT011 and BT012 on the code model, followed into the project code a launch handler hands its task to.
 struct LaunchHandlerRulesTests {
     private func findings(_ files: [String: String]) -> [String] {
-        let read = files.sorted { $0.key < $1.key }.map { path, source in
-            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
-        }
-        let rules = LaunchHandlerRules(index: ProjectIndex(files: read))
-        return read.flatMap(rules.findings(in:)).map {
-            "\($0.ruleID) \($0.certainty.rawValue) \($0.location.path):\($0.location.line)"
-        }
+        let read = ModelFixture.read(files)
+        return ModelFixture.summary(read.flatMap(LaunchHandlerRules(index: ProjectIndex(files: read)).findings(in:)))
     }
 
     @Test func aHandlerThatSetsTheExpirationHandlerAndCompletesIsClean() {

@@ -7,11 +7,9 @@ import Testing
 /// of it before the begin rules the overwrite out.
 struct StoredIdentifierRuleTests {
     private func findings(_ path: String, _ source: String) -> [String] {
-        let file =
-            path.hasSuffix(".m") ? ObjectiveCFrontEnd.read(source, path: path) : SwiftFrontEnd.read(source, path: path)
-        return StoredIdentifierRule(index: ProjectIndex(files: [file])).findings(in: file).map {
-            "\($0.ruleID) \($0.certainty.rawValue) \($0.location.line)"
-        }
+        let file = ModelFixture.read(path, source)
+        return ModelFixture.summary(
+            StoredIdentifierRule(index: ProjectIndex(files: [file])).findings(in: file), withPath: false)
     }
 
     @Test func anUncheckedOverwriteIsSuspectedAndABeginInALoopIsProven() {
