@@ -59,6 +59,16 @@ public enum StepWalk {
         }
     }
 
+    /// The statement lists nested in a step: a branch's arms, a loop's, `defer`'s and `do`'s bodies, `catch` blocks.
+    public static func nestedBlocks(of step: Step) -> [[Step]] {
+        switch step.kind {
+        case .branch(let branch): branch.arms
+        case .loop(_, let body), .deferred(let body): [body]
+        case .guarded(let body, let handlers): [body] + handlers
+        default: []
+        }
+    }
+
     /// Every call in `expression`, the closures passed inside it included.
     public static func calls(in expression: CodeExpression) -> [CodeCall] {
         switch expression {

@@ -63,7 +63,7 @@ public struct CaptureBeforeAssignmentRule: Sendable {
             for (closure, reason) in Self.closures(in: step) {
                 found += walk(closure.steps, offMain: reason ?? offMain, language: language)
             }
-            for block in Self.blocks(of: step) {
+            for block in StepWalk.nestedBlocks(of: step) {
                 found += walk(block, offMain: offMain, language: language)
             }
         }
@@ -125,14 +125,6 @@ public struct CaptureBeforeAssignmentRule: Sendable {
         return nil
     }
 
-    private static func blocks(of step: Step) -> [[Step]] {
-        switch step.kind {
-        case .branch(let branch): branch.arms
-        case .loop(_, let body), .deferred(let body): [body]
-        case .guarded(let body, let handlers): [body] + handlers
-        default: []
-        }
-    }
 }
 
 extension CodeBody {

@@ -47,13 +47,7 @@ public struct DoubleEndRule: Sendable {
                     if case .begin(_, .closure(let handler)) = SystemCall(call) { found.append((name, call, handler)) }
                 }
             }
-            let nested: [[Step]] =
-                switch step.kind {
-                case .branch(let branch): branch.arms
-                case .loop(_, let body), .deferred(let body): [body]
-                case .guarded(let body, let handlers): [body] + handlers
-                default: []
-                }
+            let nested = StepWalk.nestedBlocks(of: step)
             for block in nested { found += assignedBegins(in: block) }
             for closure in StepWalk.ownCalls(of: step).filter(Self.isNotBegin).flatMap(\.closures) {
                 found += assignedBegins(in: closure.steps)

@@ -31,7 +31,7 @@ public struct EarlyExitRule: Sendable {
                 }
             }
             // Begins inside nested blocks of this step are checked in their own block.
-            for inner in Self.blocks(of: step) { found += findings(in: inner, of: body) }
+            for inner in StepWalk.nestedBlocks(of: step) { found += findings(in: inner, of: body) }
         }
         return found
     }
@@ -124,13 +124,4 @@ public struct EarlyExitRule: Sendable {
         return (name, call)
     }
 
-    /// The statement lists nested in a step (branch arms, loop and `do` bodies), where a begin may also stand.
-    private static func blocks(of step: Step) -> [[Step]] {
-        switch step.kind {
-        case .branch(let branch): branch.arms
-        case .loop(_, let body), .deferred(let body): [body]
-        case .guarded(let body, let handlers): [body] + handlers
-        default: []
-        }
-    }
 }

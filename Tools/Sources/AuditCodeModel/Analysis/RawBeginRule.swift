@@ -34,13 +34,7 @@ public struct RawBeginRule: Sendable {
                     found += walk(closure.steps, closureParameters: inner)
                 }
             }
-            let nested: [[Step]] =
-                switch step.kind {
-                case .branch(let branch): branch.arms
-                case .loop(_, let body), .deferred(let body): [body]
-                case .guarded(let body, let handlers): [body] + handlers
-                default: []
-                }
+            let nested = StepWalk.nestedBlocks(of: step)
             for block in nested { found += walk(block, closureParameters: closureParameters) }
         }
         return found
