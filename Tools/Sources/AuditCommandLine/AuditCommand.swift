@@ -40,13 +40,18 @@ struct AuditCommand {
     /// shows them never counts them as errors (the build-tool plugin).
     var asWarnings = false
     var includesTestCode = false
+    /// `--level proven|suspected`: which findings to report.
+    var level = AuditLevel.proven
+    /// `--engine model|tokens`: which rules decide the defect findings.
+    var engine = AuditConfiguration().engine
 
     static func parse(_ arguments: [String]) -> Result<AuditCommand, UsageError> {
         var command = AuditCommand()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--format", "--fail-on", "--allow", "--max-file-size", "--explain", "--baseline", "--write-baseline":
+            case "--format", "--fail-on", "--allow", "--max-file-size", "--explain", "--baseline", "--write-baseline",
+                "--level", "--engine":
                 guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
                     return .failure(UsageError(message: "\(argument) needs a value"))
                 }
@@ -71,6 +76,16 @@ struct AuditCommand {
                         return .failure(UsageError(message: "unknown rule '\(value)' (use one of \(ids))"))
                     }
                     command.explain = rule
+                case "--level":
+                    guard let level = AuditLevel(rawValue: value) else {
+                        return .failure(UsageError(message: "unknown level '\(value)' (use proven or suspected)"))
+                    }
+                    command.level = level
+                case "--engine":
+                    guard let engine = AuditEngine(rawValue: value) else {
+                        return .failure(UsageError(message: "unknown engine '\(value)' (use model or tokens)"))
+                    }
+                    command.engine = engine
                 case "--baseline":
                     command.baselinePath = value
                 case "--write-baseline":
@@ -121,11 +136,13 @@ struct AuditCommand {
                 return CommandResult(exitStatus: 2, standardError: "error: \(error.description)\n")
             }
         }
-        let configuration = AuditConfiguration(
+        var configuration = AuditConfiguration(
             allowedWrapperPaths: allow.map(GlobPattern.init),
             maximumFileSize: maximumFileSize,
             includesTestCode: includesTestCode
         )
+        configuration.level = level
+        configuration.engine = engine
         var report: AuditReport
         do {
             report = try await Auditor(configuration: configuration).audit(paths: paths)

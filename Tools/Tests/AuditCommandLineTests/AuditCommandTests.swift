@@ -240,4 +240,40 @@ struct AuditCommandTests {
             #expect(results.contains { $0["ruleId"] as? String == "BT001" })
         }
     }
+
+    @Test func levelAndEngineChooseWhichDefectsAreReported() async throws {
+        // A property overwritten by a second begin only if the app begins twice: a suspected BT005.
+        let stored = """
+            final class Sync {
+                var task: UIBackgroundTaskIdentifier = .invalid
+                func start() {
+                    task = UIApplication.shared.beginBackgroundTask(withName: "Sync") { self.finish() }
+                    work { self.finish() }
+                }
+                func finish() {
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+            }
+
+            """
+        try await withFolder(["Sync.swift": stored]) { folder in
+            let proven = await BGTaskAudit.run(["--engine", "model", "--fail-on", "error", folder])
+            #expect(!proven.standardOutput.contains("[BT005]"))
+            #expect(proven.standardOutput.contains("1 suspected not shown (--level suspected)."))
+            let suspected = await BGTaskAudit.run(
+                ["--engine", "model", "--level", "suspected", "--fail-on", "error", folder])
+            #expect(suspected.standardOutput.contains("[BT005] Suspected: "))
+            #expect(suspected.exitStatus == 0)
+        }
+    }
+
+    @Test(
+        "A bad --level or --engine is a usage error that names the choices",
+        arguments: [("--level", "maybe", "use proven or suspected"), ("--engine", "regex", "use model or tokens")])
+    func badLevelOrEngineIsAUsageError(_ option: String, _ value: String, _ hint: String) async {
+        let result = await BGTaskAudit.run([option, value, "."])
+        #expect(result.exitStatus == 2)
+        #expect(result.standardError.contains(hint))
+    }
 }

@@ -61,7 +61,9 @@ struct ReportFormatTests {
         let findings = try #require(object["findings"] as? [[String: Any]])
         #expect(findings.count == 2)
         for finding in findings {
-            #expect(Set(finding.keys) == ["rule", "severity", "path", "line", "column", "function", "message"])
+            #expect(
+                Set(finding.keys) == ["rule", "severity", "path", "line", "column", "function", "message", "certainty"])
+            #expect(finding["certainty"] as? String == "proven")
         }
         #expect(findings[0]["function"] as? String == "upload")
         #expect(findings[1]["function"] is NSNull)

@@ -18,6 +18,10 @@ public struct AuditConfiguration: Sendable {
     /// BT014 checks the task identifiers the code registers and submits; `nil` (the default): read from the
     /// `.plist` files under the audited folders, and not checked when none lists any.
     public var permittedTaskIdentifiers: [String]?
+    /// Which findings are reported (`--level`): proven ones only (the default), or suspected ones too.
+    public var level: AuditLevel = .proven
+    /// Which rules decide the defect findings (`--engine`).
+    public var engine: AuditEngine = .tokens
 
     /// The default folders to skip.
     public static let defaultSkippedFolderNames: Set<String> = [".build", "Pods", "Carthage", "DerivedData"]

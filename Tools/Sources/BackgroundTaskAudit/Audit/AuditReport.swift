@@ -15,6 +15,9 @@ public struct AuditReport: Sendable {
     public var unmatchedBaselineEntries: [AuditBaseline.Entry] = []
     /// How many findings in test code were left out (``AuditConfiguration/includesTestCode`` off).
     public var testCodeCount = 0
+    /// How many suspected findings were left out at the proven level (``AuditLevel/proven``); `--level suspected`
+    /// shows them.
+    public var suspectedCount = 0
 
     /// Creates a report.
     ///

@@ -1,3 +1,4 @@
+import AuditCodeModel
 import Foundation
 
 /// Audits Swift and Objective-C sources for risky raw background-task call sites.
@@ -113,10 +114,26 @@ public struct Auditor: Sendable {
                 skipped.append(file)
             }
         }
+        var suspectedLeftOut = 0
+        if configuration.engine == .codeModel {
+            let worthReading = secondPass.map { read -> Bool in
+                switch read {
+                case .parsed, .readAgain: true
+                case .noCalls, .skipped: false
+                }
+            }
+            let model = await ModelPass.run(files: files, worthReading: worthReading, configuration: configuration)
+            findings += model.findings
+            findings.sort { ($0.path, $0.location, $0.ruleID) < ($1.path, $1.location, $1.ruleID) }
+            suppressed += model.suppressed
+            inTestCode += model.inTestCode
+            suspectedLeftOut = model.suspectedLeftOut
+        }
         skipped.sort { $0.path < $1.path }
         var report = AuditReport(
             findings: findings, suppressedCount: suppressed, filesScanned: scanned, skipped: skipped)
         report.testCodeCount = inTestCode
+        report.suspectedCount = suspectedLeftOut
         return report
     }
 
@@ -190,7 +207,17 @@ public struct Auditor: Sendable {
             language: language,
             configuration: configuration
         )
-        if case .audited(let findings, _, _) = outcome { return findings }
-        return []
+        guard case .audited(var findings, _, _) = outcome else { return [] }
+        if configuration.engine == .codeModel {
+            let file = CodeModelReader.read(source, path: path, language: language)
+            let found = AnalysisRules(index: ProjectIndex(files: [file])).findings(in: file)
+            findings +=
+                ModelPass.report(
+                    found, in: file, source: source, path: path, language: language,
+                    pathBelowRoot: path, configuration: configuration
+                ).findings
+            findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
+        }
+        return findings
     }
 }

@@ -1,4 +1,7 @@
-/// Audits one file's bytes: checks they are text, runs every rule, applies suppressions.
+import AuditCodeModel
+
+/// Audits one file's bytes: checks they are text, runs every token rule (all but the code model's, when the code model
+/// decides the defects), applies suppressions.
 enum FileAuditor {
     /// What auditing one file gave.
     enum Outcome: Sendable {
@@ -128,7 +131,8 @@ enum FileAuditor {
         var findings: [Finding] = []
         var suppressed = 0
         var seen: Set<String> = []
-        for checker in RuleCatalog.checkers {
+        let modelRules = configuration.engine == .codeModel ? AnalysisRules.ruleIDs : []
+        for checker in RuleCatalog.checkers where !modelRules.contains(checker.rule.id) {
             let rule = checker.rule
             for hit in checker.hits(in: analysis) {
                 let token = syntax.tokens[hit.token]

@@ -9,7 +9,8 @@ extension AuditReport {
     /// ```json
     /// {
     ///   "findings" : [ { "column" : 9, "function" : "upload", "line" : 12, "message" : "…",
-    ///                    "path" : "App/Upload.swift", "rule" : "BT004", "severity" : "error" } ],
+    ///                    "path" : "App/Upload.swift", "rule" : "BT004", "severity" : "error",
+    ///                    "certainty" : "proven" } ],
     ///   "rules" : [ { "id" : "BT001", "severity" : "warning", "summary" : "…" } ],
     ///   "schemaVersion" : 1,
     ///   "skipped" : [ { "detail" : "binary file (contains NUL bytes)", "path" : "…", "reason" : "binary" } ],
@@ -18,7 +19,9 @@ extension AuditReport {
     /// }
     /// ```
     ///
-    /// Keys are sorted; `function` is `null` when the call is outside any function. With a
+    /// Keys are sorted; `function` is `null` when the call is outside any function; `certainty` is `proven` or
+    /// `suspected` (``FindingCertainty``), and `summary` gains `suspectedNotShown` when suspected findings were left
+    /// out at the proven level. With a
     /// baseline applied (``applying(_:)``), `findings` holds only the new findings and `summary`
     /// gains `baselined` (findings the baseline accepted) and `baselineUnmatched` (its entries that
     /// matched nothing).
@@ -37,7 +40,8 @@ extension AuditReport {
                 suppressed: suppressedCount,
                 baselined: baselined?.count,
                 baselineUnmatched: baselined == nil ? nil : unmatchedBaselineEntries.count,
-                testCodeNotShown: testCodeCount > 0 ? testCodeCount : nil
+                testCodeNotShown: testCodeCount > 0 ? testCodeCount : nil,
+                suspectedNotShown: suspectedCount > 0 ? suspectedCount : nil
             ),
             findings: findings.map(JSONFinding.init),
             skipped: skipped,
@@ -72,6 +76,8 @@ private struct JSONSummary: Encodable {
     var baselineUnmatched: Int?
     // Present only when findings in test code were left out.
     var testCodeNotShown: Int?
+    // Present only when suspected findings were left out at the proven level.
+    var suspectedNotShown: Int?
 }
 
 private struct JSONFinding: Encodable {
@@ -82,6 +88,7 @@ private struct JSONFinding: Encodable {
     var column: Int
     var function: String?
     var message: String
+    var certainty: FindingCertainty
 
     init(_ finding: Finding) {
         rule = finding.ruleID
@@ -91,10 +98,11 @@ private struct JSONFinding: Encodable {
         column = finding.location.column
         function = finding.function
         message = finding.message
+        certainty = finding.certainty
     }
 
     enum CodingKeys: String, CodingKey {
-        case rule, severity, path, line, column, function, message
+        case rule, severity, path, line, column, function, message, certainty
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -106,5 +114,6 @@ private struct JSONFinding: Encodable {
         try container.encode(column, forKey: .column)
         try container.encode(function, forKey: .function)  // `null` when unknown, so the key is always there
         try container.encode(message, forKey: .message)
+        try container.encode(certainty, forKey: .certainty)
     }
 }

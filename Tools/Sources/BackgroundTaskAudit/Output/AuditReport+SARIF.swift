@@ -29,7 +29,8 @@ extension AuditReport {
                         SARIFResult(
                             ruleId: finding.ruleID,
                             ruleIndex: ruleIndex[finding.ruleID] ?? 0,
-                            level: Self.sarifLevel(finding.severity),
+                            // A suspected finding is a note, whatever its rule's severity, and says so in its properties.
+                            level: finding.certainty == .suspected ? "note" : Self.sarifLevel(finding.severity),
                             message: SARIFMessage(text: finding.message),
                             locations: [
                                 SARIFLocation(
@@ -38,7 +39,8 @@ extension AuditReport {
                                         region: SARIFRegion(
                                             startLine: finding.location.line, startColumn: finding.location.column)
                                     ))
-                            ]
+                            ],
+                            properties: SARIFResultProperties(certainty: finding.certainty.rawValue)
                         )
                     }
                 )
@@ -116,6 +118,12 @@ private struct SARIFResult: Encodable {
     var level: String
     var message: SARIFMessage
     var locations: [SARIFLocation]
+    var properties: SARIFResultProperties
+}
+
+/// `proven` or `suspected` (``FindingCertainty``).
+private struct SARIFResultProperties: Encodable {
+    var certainty: String
 }
 
 private struct SARIFLocation: Encodable {

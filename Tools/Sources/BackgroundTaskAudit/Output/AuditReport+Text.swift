@@ -14,7 +14,8 @@ extension AuditReport {
     ///
     /// With a baseline applied, the findings it accepted are counted after the suppressed ones:
     /// `…, 1 suppressed, 12 baselined, 2 skipped.` Findings left out of test code are counted last:
-    /// `…, 2 skipped, 4 in test code not shown (--include-tests).`
+    /// `…, 2 skipped, 4 in test code not shown (--include-tests).` Suspected findings left out at the proven level
+    /// are counted after them: `…, 3 suspected not shown (--level suspected).`
     public var summary: String {
         let files = Self.plural(filesScanned, "file")
         let total = Self.plural(findings.count, "finding")
@@ -24,7 +25,8 @@ extension AuditReport {
         return "Audited \(files): \(total) (\(errors), \(warnings), \(notes)), "
             + "\(suppressedCount) suppressed, \(baselined.map { "\($0.count) baselined, " } ?? "")"
             + "\(skipped.count) skipped"
-            + (testCodeCount > 0 ? ", \(testCodeCount) in test code not shown (--include-tests)." : ".")
+            + (testCodeCount > 0 ? ", \(testCodeCount) in test code not shown (--include-tests)" : "")
+            + (suspectedCount > 0 ? ", \(suspectedCount) suspected not shown (--level suspected)." : ".")
     }
 
     /// One `note: skipped PATH: reason` line per skipped file, for standard error.

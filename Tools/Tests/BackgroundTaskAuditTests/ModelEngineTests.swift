@@ -1,0 +1,153 @@
+import BackgroundTaskAudit
+import Foundation
+import Testing
+
+/// The code-model engine (`--engine model`) as a user meets it: defect findings with the lines of their chain, proven
+/// ones at the default level, suspected ones only with `--level suspected` and marked so in every format.
+struct ModelEngineTests {
+    /// A handler that ends the task only in a dispatched block (BT004, proven), and a second end of the same task by
+    /// the work, with no reset (BT007, proven).
+    private static let lateEnd = """
+        import UIKit
+
+        final class Uploader {
+            func upload() {
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+                    DispatchQueue.main.async { UIApplication.shared.endBackgroundTask(task) }
+                }
+                send { UIApplication.shared.endBackgroundTask(task) }
+            }
+        }
+
+        """
+
+    /// An identifier kept in a property (BT005): whether a second begin can come while the first is live depends on
+    /// the app's life cycle, so the finding is suspected. The handler ends through a helper in another file.
+    private static let storedIdentifier = """
+        import UIKit
+
+        final class Sync {
+            var task: UIBackgroundTaskIdentifier = .invalid
+
+            func start() {
+                task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {
+                    self.finish()
+                }
+                work { self.finish() }
+            }
+        }
+
+        """
+
+    private static let helper = """
+        import UIKit
+
+        extension Sync {
+            func finish() {
+                UIApplication.shared.endBackgroundTask(task)
+                task = .invalid
+            }
+        }
+
+        """
+
+    private static func configuration(_ level: AuditLevel = .proven) -> AuditConfiguration {
+        var configuration = AuditConfiguration()
+        configuration.engine = .codeModel
+        configuration.level = level
+        return configuration
+    }
+
+    private static func audit(_ files: [String: String], level: AuditLevel = .proven) async throws -> AuditReport {
+        let folder = try TemporaryFolder()
+        for (name, text) in files { try folder.write(name, text) }
+        return try await Auditor(configuration: configuration(level)).audit(paths: [folder.path])
+    }
+
+    private static func rules(_ report: AuditReport) -> [String] {
+        report.findings.map { "\(($0.path as NSString).lastPathComponent):\($0.location.line) \($0.ruleID)" }
+    }
+
+    @Test("A proven finding names every line of its chain: the begin, the late end, the second end")
+    func provenFindingNamesTheLinesOfItsChain() async throws {
+        let report = try await Self.audit(["Uploader.swift": Self.lateEnd])
+        #expect(Self.rules(report) == ["Uploader.swift:6 BT001", "Uploader.swift:6 BT004", "Uploader.swift:9 BT007"])
+        let late = try #require(report.findings.first { $0.ruleID == "BT004" })
+        #expect(late.certainty == .proven)
+        #expect(late.function == "upload")
+        #expect(late.message.contains("line 6: begins a background task"))
+        #expect(late.message.contains("line 7: ends it only inside `async`"))
+        let double = try #require(report.findings.first { $0.ruleID == "BT007" })
+        #expect(double.message.contains("line 7: the handler ends `task` and does not reset it"))
+        #expect(double.message.contains("line 9: this ends `task` again"))
+    }
+
+    @Test("A suspected finding is left out at the default level and counted in the summary")
+    func suspectedFindingIsLeftOutByDefault() async throws {
+        let report = try await Self.audit(["Sync.swift": Self.storedIdentifier, "Sync+Finish.swift": Self.helper])
+        #expect(Self.rules(report) == ["Sync.swift:7 BT001"])
+        #expect(report.suspectedCount == 1)
+        #expect(report.summary.hasSuffix("1 suspected not shown (--level suspected)."))
+        #expect(report.json().contains("\"suspectedNotShown\" : 1"))
+    }
+
+    @Test("At the suspected level the finding is reported, marked suspected in its message, JSON and SARIF")
+    func suspectedLevelReportsAndMarksTheFinding() async throws {
+        let report = try await Self.audit(
+            ["Sync.swift": Self.storedIdentifier, "Sync+Finish.swift": Self.helper], level: .suspected)
+        #expect(Self.rules(report) == ["Sync.swift:7 BT001", "Sync.swift:7 BT005"])
+        let stored = try #require(report.findings.first { $0.ruleID == "BT005" })
+        #expect(stored.certainty == .suspected)
+        #expect(stored.message.hasPrefix("Suspected: "))
+        #expect(stored.message.contains("(not shown by the code the audit read)"))
+        #expect(report.suspectedCount == 0)
+        #expect(report.json().contains("\"certainty\" : \"suspected\""))
+        let sarif = report.sarif()
+        #expect(sarif.contains("\"certainty\" : \"suspected\""))
+        #expect(sarif.contains("\"level\" : \"note\""))
+    }
+
+    @Test("The handler's end through a helper in another file is followed: no BT004")
+    func endThroughHelperInAnotherFileIsFollowed() async throws {
+        let report = try await Self.audit(
+            ["Sync.swift": Self.storedIdentifier, "Sync+Finish.swift": Self.helper], level: .suspected)
+        #expect(!report.findings.contains { $0.ruleID == "BT004" || $0.ruleID == "BT003" })
+    }
+
+    @Test("A bgtask:ignore comment silences a code-model finding and is counted")
+    func suppressionSilencesModelFinding() async throws {
+        let source = Self.lateEnd.replacingOccurrences(
+            of: "task = UIApplication.shared.beginBackgroundTask(withName: \"Upload\") {",
+            with: "task = UIApplication.shared.beginBackgroundTask(withName: \"Upload\") {  // bgtask:ignore BT004")
+        let report = try await Self.audit(["Uploader.swift": source])
+        #expect(Self.rules(report) == ["Uploader.swift:6 BT001", "Uploader.swift:9 BT007"])
+        #expect(report.suppressedCount == 1)
+    }
+
+    @Test("Test code is not read into the code model unless asked for; with --include-tests its defects are marked")
+    func testCodeIsLeftOutOfTheModelUnlessAskedFor() async throws {
+        let report = try await Self.audit(["UploaderTests/Uploader.swift": Self.lateEnd])
+        #expect(report.findings.isEmpty)
+        #expect(report.testCodeCount == 1)  // the token rules' BT001; a mock's defects are not looked for
+        var configuration = Self.configuration()
+        configuration.includesTestCode = true
+        let folder = try TemporaryFolder()
+        try folder.write("UploaderTests/Uploader.swift", Self.lateEnd)
+        let included = try await Auditor(configuration: configuration).audit(paths: [folder.path])
+        #expect(Self.rules(included) == ["Uploader.swift:6 BT001", "Uploader.swift:6 BT004", "Uploader.swift:9 BT007"])
+        #expect(included.findings.allSatisfy { $0.message.hasPrefix("In test code: ") })
+    }
+
+    @Test("An in-memory audit with the code model reports the same defects as a folder's")
+    func inMemoryAuditMatchesFolderAudit() async throws {
+        let findings = Auditor(configuration: Self.configuration()).audit(source: Self.lateEnd, path: "Uploader.swift")
+        #expect(findings.map { "\($0.location.line) \($0.ruleID)" } == ["6 BT001", "6 BT004", "9 BT007"])
+    }
+
+    @Test("The token engine stays the default until the code model is measured on the test half")
+    func tokenEngineIsTheDefault() {
+        #expect(AuditConfiguration().engine == .tokens)
+        #expect(AuditConfiguration().level == .proven)
+    }
+}
