@@ -15,6 +15,7 @@ Usage (CI does not run it: it needs the network or local mirrors):
   Scripts/audit-corpus/score.py --bgtask Tools/.build/release/bgtask-audit --work /tmp/audit-corpus
   Scripts/audit-corpus/score.py ... --mirrors DIR   # bare mirrors at DIR/OWNER+NAME/repo
   Scripts/audit-corpus/score.py ... --verbose       # every miss, every false or unjudged finding
+  Scripts/audit-corpus/score.py ... --audit-arg=--engine --audit-arg=model --audit-arg=--level --audit-arg=suspected
   Scripts/audit-corpus/score.py ... --index Scripts/audit-corpus/test-set   # the frozen test set
 
 index.tsv rows (tab-separated, `#` starts a comment line):
@@ -138,9 +139,10 @@ def assigned_variable(folder, row):
     return match.group(1).lstrip("_") or None
 
 
-def audit(bgtask, folder):
+def audit(bgtask, folder, extra=()):
     result = subprocess.run(
-        [bgtask] + ([] if os.path.basename(bgtask) == "bgtask-audit" else ["audit"]) + ["--format", "json", "--fail-on", "never", "."],
+        [bgtask] + ([] if os.path.basename(bgtask) == "bgtask-audit" else ["audit"]) + ["--format", "json", "--fail-on", "never"]
+        + list(extra) + ["."],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -163,6 +165,9 @@ def main():
         help="an index file, or a folder of them (the frozen test set: test-set/); repeatable; default index.tsv")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument(
+        "--audit-arg", action="append", default=[],
+        help="an argument passed to the audit (repeatable): --audit-arg=--engine --audit-arg=model")
+    parser.add_argument(
         "--unjudged-tsv", help="write the findings no row judges to this file, as `finding` rows with the verdict `?` "
         "for a judge to fill in (true:, false: or debatable:, and the reason)")
     options = parser.parse_args()
@@ -180,7 +185,7 @@ def main():
     def findings_at(repo, commit):
         key = (repo, commit)
         if key not in cache:
-            cache[key] = audit(bgtask, checkout(repo, commit, options.work, options.mirrors))
+            cache[key] = audit(bgtask, checkout(repo, commit, options.work, options.mirrors), options.audit_arg)
         return cache[key]
 
     # Recall over labelled risky sites; false findings at labelled safe sites.
