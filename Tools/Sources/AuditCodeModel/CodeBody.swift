@@ -28,6 +28,11 @@ public final class CodeBody: Sendable {
     public let steps: [Step]
     /// Where it is: the file and the lines from its first to its last.
     public let location: CodeRange
+    /// Every call in its steps and in the closures and nested bodies inside them, in order (``StepWalk/calls(in:)``),
+    /// collected once.
+    public let calls: [CodeCall]
+    /// Whether any of ``calls`` is a system call (``SystemCall``): a body without one gives no rule a place to start.
+    public let makesSystemCall: Bool
 
     /// Creates a body.
     public init(
@@ -45,6 +50,8 @@ public final class CodeBody: Sendable {
         self.captures = captures
         self.steps = steps
         self.location = location
+        self.calls = StepWalk.calls(in: steps)
+        self.makesSystemCall = calls.contains { SystemCall($0) != nil }
     }
 
     /// A parameter of a body.

@@ -18,7 +18,7 @@ public struct ProjectIndex: Sendable {
         for file in files {
             for body in file.bodies {
                 if let name = body.name { bodies[name, default: []].append(body) }
-                for name in Set(StepWalk.calls(in: body.steps).map(\.name)) { callers[name, default: []].append(body) }
+                for name in Set(body.calls.map(\.name)) { callers[name, default: []].append(body) }
             }
             for type in file.types { types[type.name, default: []].append(type) }
             for property in file.properties { properties[property.name, default: []].append(property) }

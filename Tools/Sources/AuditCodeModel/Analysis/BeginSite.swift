@@ -12,7 +12,7 @@ public struct BeginSite: Sendable {
     /// Every begin in `file`'s bodies, nested closures included, in order.
     public static func all(in file: CodeFile) -> [BeginSite] {
         file.bodies.flatMap { body in
-            StepWalk.calls(in: body.steps).compactMap { call -> BeginSite? in
+            body.calls.compactMap { call -> BeginSite? in
                 guard case .begin(let name, let handler) = SystemCall(call) else { return nil }
                 return BeginSite(call: call, body: body, name: name, handler: handler)
             }

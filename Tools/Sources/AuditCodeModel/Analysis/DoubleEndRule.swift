@@ -15,10 +15,10 @@ public struct DoubleEndRule: Sendable {
     }
 
     private func finding(name: String, call: CodeCall, handler: CodeBody, file: CodeFile) -> AnalysisFinding? {
-        let handlerCalls = StepWalk.calls(in: handler.steps)
+        let handlerCalls = handler.calls
         guard let handlerEnd = handlerCalls.first(where: { Self.ends($0, name) }) else { return nil }
         if Self.resets(handler.steps, name) { return nil }
-        let others = file.bodies.flatMap { StepWalk.calls(in: $0.steps) }.filter { other in
+        let others = file.bodies.flatMap { $0.calls }.filter { other in
             Self.ends(other, name) && !handler.location.contains(line: other.location.line)
         }
         guard let other = others.first else { return nil }

@@ -82,7 +82,7 @@ public struct EarlyExitRule: Sendable {
         // A call of project code that ends a task of the same name.
         return calls.contains { call in
             index.bodies(named: call.name).contains { body in
-                StepWalk.calls(in: body.steps).contains { inner in
+                body.calls.contains { inner in
                     if case .end(let argument) = SystemCall(inner) { return argument?.path?.last == name }
                     return false
                 }
@@ -95,7 +95,7 @@ public struct EarlyExitRule: Sendable {
         let handlerRange = begin.closures.first?.location
         return index.files.contains { file in
             file.bodies.contains { body in
-                StepWalk.calls(in: body.steps).contains { call in
+                body.calls.contains { call in
                     guard case .end(let argument) = SystemCall(call), argument?.path?.last == name else {
                         return call.arguments.contains { $0.value.path?.last == name } && SystemCall(call) == nil
                     }

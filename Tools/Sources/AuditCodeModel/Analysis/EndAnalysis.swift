@@ -227,7 +227,7 @@ public struct EndAnalysis: Sendable {
         if direct { return .synchronous }
         for call in StepWalk.calls(in: steps) {
             for case .closure(let closure) in call.arguments.map(\.value)
-            where StepWalk.calls(in: closure.steps).contains(where: { $0.name == name && $0.receiver == nil }) {
+            where closure.calls.contains(where: { $0.name == name && $0.receiver == nil }) {
                 return ClosureTiming(call) == .unknown ? nil : ClosureTiming(call)
             }
         }

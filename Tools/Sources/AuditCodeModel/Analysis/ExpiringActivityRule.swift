@@ -8,7 +8,7 @@ public struct ExpiringActivityRule: Sendable {
     /// The findings for every expiring activity in `file`.
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
-            StepWalk.calls(in: body.steps).compactMap { call -> AnalysisFinding? in
+            body.calls.compactMap { call -> AnalysisFinding? in
                 guard case .expiringActivity(_, .closure(let block)) = SystemCall(call) else { return nil }
                 return finding(call, block)
             }
@@ -16,7 +16,7 @@ public struct ExpiringActivityRule: Sendable {
     }
 
     private func finding(_ call: CodeCall, _ block: CodeBody) -> AnalysisFinding? {
-        let calls = StepWalk.calls(in: block.steps)
+        let calls = block.calls
         guard let dispatch = calls.first(where: { ClosureTiming($0) == .deferred && !$0.closures.isEmpty }) else {
             return nil
         }

@@ -23,7 +23,7 @@ public struct LateRegistrationRule: Sendable {
     /// The findings for every registration in `file`.
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
-            StepWalk.calls(in: body.steps).compactMap { call -> AnalysisFinding? in
+            body.calls.compactMap { call -> AnalysisFinding? in
                 guard case .register = SystemCall(call), let late = lateCaller(of: body, depth: 3) else { return nil }
                 let chain = [
                     EvidenceLink("registers a launch handler", at: call.location),

@@ -14,7 +14,7 @@ public struct LaunchHandlerRules: Sendable {
     /// The findings for every registration in `file`.
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
-            StepWalk.calls(in: body.steps).flatMap { call -> [AnalysisFinding] in
+            body.calls.flatMap { call -> [AnalysisFinding] in
                 guard case .register(_, let handler) = SystemCall(call) else { return [] }
                 return findings(for: call, handler: handler, in: body)
             }

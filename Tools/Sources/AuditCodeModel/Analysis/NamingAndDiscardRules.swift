@@ -10,7 +10,7 @@ public struct NamingAndDiscardRules: Sendable {
     }
 
     private func unnamed(_ body: CodeBody) -> [AnalysisFinding] {
-        StepWalk.calls(in: body.steps).compactMap { call -> AnalysisFinding? in
+        body.calls.compactMap { call -> AnalysisFinding? in
             let name: CodeExpression?
             switch SystemCall(call) {
             case .begin(let given, _): name = given

@@ -44,7 +44,7 @@ public struct RawBeginRule: Sendable {
     private static func passesOn(_ handler: CodeExpression, _ parameters: Set<String>) -> Bool {
         if let path = handler.path, path.count == 1, parameters.contains(path[0]) { return true }
         guard case .closure(let closure) = handler, !closure.steps.isEmpty else { return false }
-        return StepWalk.calls(in: closure.steps).contains { call in
+        return closure.calls.contains { call in
             call.receiver == nil && parameters.contains(call.name)
         }
     }
