@@ -7,6 +7,7 @@ public struct ProjectIndex: Sendable {
     private let typesByName: [String: [TypeDeclaration]]
     private let propertiesByName: [String: [PropertyDeclaration]]
     private let callersByName: [String: [CodeBody]]
+    private let bodiesByType: [String: [CodeBody]]
 
     /// Indexes `files`.
     public init(files: [CodeFile]) {
@@ -15,9 +16,11 @@ public struct ProjectIndex: Sendable {
         var types: [String: [TypeDeclaration]] = [:]
         var properties: [String: [PropertyDeclaration]] = [:]
         var callers: [String: [CodeBody]] = [:]
+        var byType: [String: [CodeBody]] = [:]
         for file in files {
             for body in file.bodies {
                 if let name = body.name { bodies[name, default: []].append(body) }
+                if let type = body.typeName { byType[type, default: []].append(body) }
                 for name in Set(body.calls.map(\.name)) { callers[name, default: []].append(body) }
             }
             for type in file.types { types[type.name, default: []].append(type) }
@@ -27,6 +30,12 @@ public struct ProjectIndex: Sendable {
         typesByName = types
         propertiesByName = properties
         callersByName = callers
+        bodiesByType = byType
+    }
+
+    /// The bodies declared in `typeName` and its extensions (closures included).
+    public func bodies(inType typeName: String) -> [CodeBody] {
+        bodiesByType[typeName] ?? []
     }
 
     /// The declared bodies that call something named `name` (a method, a function), closures included.

@@ -62,6 +62,54 @@ struct EarlyExitRuleTests {
             ]) == ["BT008 proven Keep.swift:4"])
     }
 
+    @Test func anEndOfAnotherFunctionsLocalOfTheSameNameDoesNotHideAHandlerOnlyTask() {
+        // Both functions name their local `task`; only the second ends its own outside the handler.
+        #expect(
+            findings([
+                "Sync.swift": """
+                final class Sync {
+                    func pull() {
+                        var task = UIBackgroundTaskIdentifier.invalid
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Pull") {
+                            UIApplication.shared.endBackgroundTask(task)
+                        }
+                    }
+                    func push() {
+                        var task = UIBackgroundTaskIdentifier.invalid
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Push") {
+                            UIApplication.shared.endBackgroundTask(task)
+                        }
+                        send { UIApplication.shared.endBackgroundTask(task) }
+                    }
+                }
+                """
+            ]) == ["BT008 proven Sync.swift:4"])
+    }
+
+    @Test func aPropertyEndedInAnExtensionOrASuperclassInAnotherFileIsEndedElsewhere() {
+        #expect(
+            findings([
+                "Base.swift": """
+                class Base {
+                    var work = UIBackgroundTaskIdentifier.invalid
+                    func finish() {
+                        UIApplication.shared.endBackgroundTask(work)
+                        work = .invalid
+                    }
+                }
+                """,
+                "Upload.swift": """
+                final class Upload: Base {
+                    func start() {
+                        self.work = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+                            UIApplication.shared.endBackgroundTask(self.work)
+                        }
+                    }
+                }
+                """,
+            ]).isEmpty)
+    }
+
     @Test func anObjectiveCReturnBeforeTheEndIsProven() {
         #expect(
             findings([

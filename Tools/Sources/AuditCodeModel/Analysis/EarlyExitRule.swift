@@ -23,7 +23,7 @@ public struct EarlyExitRule: Sendable {
                 let rest = Array(steps[(position + 1)...])
                 if let exit = firstUnendedExit(in: rest, name: name, state: &state) {
                     found.append(AnalysisFinding(ruleID: "BT008", location: exit.location, chain: [link, exit]))
-                } else if !state.handled, !endedElsewhere(name, besides: begin) {
+                } else if !state.handled, !endedElsewhere(name, besides: begin, step: step, in: body) {
                     let never = EvidenceLink(
                         "nothing but its expiration handler ever ends `\(name)`: it is held until time runs out",
                         at: begin.location)
@@ -90,19 +90,64 @@ public struct EarlyExitRule: Sendable {
         }
     }
 
-    /// Whether some body other than the begin's own handler ends `name`.
-    private func endedElsewhere(_ name: String, besides begin: CodeCall) -> Bool {
+    /// Whether code other than the begin's own handler ends `name` or hands it on: for a local, the begin's body (its
+    /// closures included); for a property of the type, every body of the type, its extensions and its superclasses;
+    /// for another object's property, any body of the project.
+    private func endedElsewhere(_ name: String, besides begin: CodeCall, step: Step, in body: CodeBody) -> Bool {
         let handlerRange = begin.closures.first?.location
-        return index.files.contains { file in
-            file.bodies.contains { body in
-                body.calls.contains { call in
-                    guard case .end(let argument) = SystemCall(call), argument?.path?.last == name else {
-                        return call.arguments.contains { $0.value.path?.last == name } && SystemCall(call) == nil
-                    }
-                    guard let handlerRange, handlerRange.path == call.location.path else { return true }
-                    return !handlerRange.contains(line: call.location.line)
-                }
+        let candidates: [CodeBody]
+        switch Self.keeper(of: name, step: step, in: body, index: index) {
+        case .local:
+            candidates = [body]
+        case .ownProperty(let typeName):
+            var types: [String] = []
+            var current: String? = typeName
+            while let type = current, !types.contains(type) {
+                types.append(type)
+                current = index.superclass(of: type)
             }
+            candidates = types.flatMap { index.bodies(inType: $0) } + [body]
+        case .otherObject:
+            candidates = index.files.flatMap(\.bodies)
+        }
+        return candidates.contains { candidate in
+            candidate.calls.contains { call in
+                guard case .end(let argument) = SystemCall(call), argument?.path?.last == name else {
+                    return call.arguments.contains { $0.value.path?.last == name } && SystemCall(call) == nil
+                }
+                guard let handlerRange, handlerRange.path == call.location.path else { return true }
+                return !handlerRange.contains(line: call.location.line)
+            }
+        }
+    }
+
+    /// What keeps a begin's identifier.
+    private enum Keeper {
+        case local
+        case ownProperty(String)
+        case otherObject
+    }
+
+    /// What the begin's step keeps the identifier in: a local, a property of the body's type (`self.task = …`, or a
+    /// bare name the type declares), or another object's property (`manager.task = …`).
+    private static func keeper(of name: String, step: Step, in body: CodeBody, index: ProjectIndex) -> Keeper {
+        guard case .assign(let target, _) = step.kind, let path = target.path else { return .local }
+        if path.count >= 2 {
+            guard path[0] == "self", path.count == 2, let typeName = body.typeName else { return .otherObject }
+            return .ownProperty(typeName)
+        }
+        if let typeName = body.typeName, !index.properties(named: name, in: typeName).isEmpty {
+            return .ownProperty(typeName)
+        }
+        // A bare name the body declares is its local; any other (a global, a static) may be ended anywhere.
+        return declares(name, in: body.steps) || body.parameters.contains { $0.name == name } ? .local : .otherObject
+    }
+
+    /// Whether `steps` (or the blocks nested in them) declare `name`.
+    private static func declares(_ name: String, in steps: [Step]) -> Bool {
+        steps.contains { step in
+            if case .declare(let declared, _, _) = step.kind, declared == name { return true }
+            return StepWalk.nestedBlocks(of: step).contains { declares(name, in: $0) }
         }
     }
 
