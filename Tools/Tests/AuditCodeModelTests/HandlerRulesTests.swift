@@ -97,6 +97,48 @@ struct HandlerRulesTests {
         #expect(found.first?.chain.contains { $0.location.line == 4 } == true)
     }
 
+    @Test func aPathThatLeavesOnlyWhenThereIsNoTaskToEndIsFine() {
+        let found = findings([
+            "Valid.swift": """
+            func sync() {
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask(withName: "Sync") { [weak self] in
+                    self?.cancel()
+                    guard task != .invalid else { return }
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+            }
+            func refresh() {
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask(withName: "Refresh") {
+                    if task != .invalid {
+                        UIApplication.shared.endBackgroundTask(task)
+                        task = .invalid
+                    }
+                }
+            }
+            """
+        ])
+        #expect(summary(found) == [])
+    }
+
+    @Test func aShimThatPassesItsCallersHandlerOnIsNotItsOwnBT004() {
+        let found = findings([
+            "Shim.swift": """
+            final class Tasks {
+                func begin(named name: String, expirationHandler handler: (() -> Void)?) -> UIBackgroundTaskIdentifier {
+                    UIApplication.shared.beginBackgroundTask(withName: name) { handler?() }
+                }
+                func begin(_ name: String, onExpiry: @escaping () -> Void) -> UIBackgroundTaskIdentifier {
+                    UIApplication.shared.beginBackgroundTask(withName: name, expirationHandler: onExpiry)
+                }
+            }
+            """
+        ])
+        #expect(summary(found) == [])
+    }
+
     // MARK: - BT004, followed through project code (false findings of the token scanner)
 
     @Test func anEndInASuperclassHelperInAnotherFileIsFollowed() {

@@ -102,6 +102,8 @@ public struct EndAnalysis: Sendable {
             walk(branch.arms.first ?? [], typeName: typeName, weakNames: weakNames, depth: depth, into: &otherwise)
             scan.unresolved += otherwise.unresolved
             if otherwise.end != nil { return }  // the else ends the task too: every path does
+            // `guard task != .invalid else { return }`: the else runs when there is no task to end.
+            if Self.checksValidity(branch) { return }
             if bindsWeak, scan.weakGuard == nil {
                 scan.weakGuard = EvidenceLink(
                     "the handler returns here when the weakly captured object is gone", at: step.location)
@@ -115,7 +117,9 @@ public struct EndAnalysis: Sendable {
             walk(arm, typeName: typeName, weakNames: weakNames, depth: depth, into: &inner)
             return inner
         }
-        if !branch.isExhaustive { arms.append(Scan()) }
+        // `if task != .invalid { end }`: the path with no end is the one with no task to end.
+        if !branch.isExhaustive, !Self.checksValidity(branch) { arms.append(Scan()) }
+        if Self.checksValidity(branch) { arms.removeAll { $0.end == nil && !$0.hasLeft && $0.lateEnd == nil } }
         let ending = arms.filter { $0.end != nil }
         if !ending.isEmpty, ending.count == arms.count {
             scan.end = ending[0].end
@@ -131,6 +135,24 @@ public struct EndAnalysis: Sendable {
             scan.lateEnd = scan.lateEnd ?? arm.lateEnd
             scan.weakGuard = scan.weakGuard ?? arm.weakGuard
             scan.unresolved += arm.unresolved
+        }
+    }
+
+    /// Whether a branch's conditions compare an identifier with the invalid one (`task != .invalid`,
+    /// `task == UIBackgroundTaskInvalid`): then an arm or a missing arm that ends nothing is the path where there is
+    /// no task to end.
+    static func checksValidity(_ branch: Step.Branch) -> Bool {
+        func mentionsInvalid(_ expression: CodeExpression) -> Bool {
+            switch expression {
+            case .reference(let path): return ["invalid", "UIBackgroundTaskInvalid"].contains(path.last ?? "")
+            case .other(let parts): return parts.contains(where: mentionsInvalid)
+            case .await(let inner): return mentionsInvalid(inner)
+            case .call, .closure, .literal: return false
+            }
+        }
+        return branch.conditions.contains { condition in
+            if case .expression(let expression) = condition { return mentionsInvalid(expression) }
+            return false
         }
     }
 

@@ -41,7 +41,7 @@ public struct RawBeginRule: Sendable {
     }
 
     /// Whether the handler is the caller's: a closure parameter itself, or a closure that only calls one.
-    private static func passesOn(_ handler: CodeExpression, _ parameters: Set<String>) -> Bool {
+    static func passesOn(_ handler: CodeExpression, _ parameters: Set<String>) -> Bool {
         if let path = handler.path, path.count == 1, parameters.contains(path[0]) { return true }
         guard case .closure(let closure) = handler, !closure.steps.isEmpty else { return false }
         return closure.calls.contains { call in
