@@ -10,6 +10,25 @@ struct DoubleEndRuleTests {
         return ModelFixture.summary(DoubleEndRule().findings(in: file), withPath: false)
     }
 
+    @Test func aHandlerThatCancelsTheWorkBeforeEndingMakesTheSecondEndSuspected() {
+        #expect(
+            findings(
+                "Run.swift",
+                """
+                final class Run {
+                    func run() {
+                        var id: UIBackgroundTaskIdentifier! = nil
+                        id = UIApplication.shared.beginBackgroundTask(withName: "Run") { [weak self] in
+                            self?.subscription?.cancel()
+                            UIApplication.shared.endBackgroundTask(id)
+                        }
+                        execute { _ in UIApplication.shared.endBackgroundTask(id) }
+                    }
+                }
+                """
+            ) == ["BT007 suspected 8"])
+    }
+
     @Test func aHandlerThatEndsWithoutResettingAndACompletionThatEndsAgainIsProvenAtTheSecondEnd() {
         #expect(
             findings(

@@ -123,6 +123,32 @@ struct HandlerRulesTests {
         #expect(summary(found) == [])
     }
 
+    @Test func aGuardThatUnwrapsTheIdentifierItEndsLeavesOnlyWhenThereIsNoTask() {
+        // The handler and the work both unwrap an optional identifier property before ending it.
+        let source = """
+            final class Events {
+                var taskID: UIBackgroundTaskIdentifier?
+                func upload() {
+                    guard taskID == nil else { return }
+                    self.taskID = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+                        guard let id = self.taskID else { return }
+                        UIApplication.shared.endBackgroundTask(id)
+                        self.taskID = nil
+                    }
+                    Task {
+                        await self.process()
+                        guard let id = self.taskID else { return }
+                        await UIApplication.shared.endBackgroundTask(id)
+                        self.taskID = nil
+                    }
+                }
+            }
+            """
+        #expect(summary(findings(["Events.swift": source])) == [])
+        let file = ModelFixture.read("Events.swift", source)
+        #expect(summary(EarlyExitRule(index: ProjectIndex(files: [file])).findings(in: file)) == [])
+    }
+
     @Test func aShimThatPassesItsCallersHandlerOnIsNotItsOwnBT004() {
         let found = findings([
             "Shim.swift": """

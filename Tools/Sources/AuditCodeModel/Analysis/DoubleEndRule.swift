@@ -22,12 +22,19 @@ public struct DoubleEndRule: Sendable {
             Self.ends(other, name) && !handler.location.contains(line: other.location.line)
         }
         guard let other = others.first else { return nil }
+        // A handler that cancels the work first (`operation.cancel()`, `subscription?.cancel()`) may keep the work's
+        // end from running: whether it does depends on code the audit does not read.
+        let cancelsWork = handlerCalls.contains { handlerCall in
+            ["cancel", "invalidate", "stop", "cancelAllOperations"].contains(handlerCall.name)
+                && handlerCall.location.line <= handlerEnd.location.line
+        }
         let chain = [
             EvidenceLink("begins a task kept in `\(name)`", at: call.location),
             EvidenceLink("the handler ends `\(name)` and does not reset it", at: handlerEnd.location),
             EvidenceLink(
-                "this ends `\(name)` again when the work finishes after the handler ran: a second end of the same task",
-                at: other.location),
+                "this ends `\(name)` again when the work finishes after the handler ran: a second end of the same task"
+                    + (cancelsWork ? " (unless the handler's cancel keeps this end from running)" : ""),
+                at: other.location, isEstablished: !cancelsWork),
         ]
         return AnalysisFinding(ruleID: "BT007", location: other.location, chain: chain)
     }

@@ -110,6 +110,14 @@ public struct EarlyExitRule: Sendable {
         case .otherObject:
             candidates = index.files.flatMap(\.bodies)
         }
+        // In the begin's own body, any end outside the handler ends this task (`guard let id = self.task` then
+        // `endBackgroundTask(id)` in the work's closure).
+        let endsInOwnBody = body.calls.contains { call in
+            guard case .end = SystemCall(call) else { return false }
+            guard let handlerRange, handlerRange.path == call.location.path else { return true }
+            return !handlerRange.contains(line: call.location.line)
+        }
+        if endsInOwnBody { return true }
         return candidates.contains { candidate in
             candidate.calls.contains { call in
                 guard case .end(let argument) = SystemCall(call), argument?.path?.last == name else {

@@ -31,6 +31,11 @@ public struct EndAnalysis: Sendable {
     public func outcome(of body: CodeBody, in typeName: String?) -> Outcome {
         let weak = Set(body.captures.filter { $0.strength != .strong }.map(\.name))
         var scan = Scan()
+        scan.endedNames = Set(
+            body.calls.compactMap { call -> String? in
+                if case .end(let argument) = SystemCall(call) { return argument?.path?.last }
+                return nil
+            })
         walk(body.steps, typeName: typeName, weakNames: weak, depth: depth, into: &scan)
         let site = body.location
         if let end = scan.end {
@@ -56,6 +61,16 @@ public struct EndAnalysis: Sendable {
         var unresolved: [EvidenceLink] = []
         /// Control has left on this path: later steps do not run.
         var hasLeft = false
+        /// The names the body ends (`endBackgroundTask(taskId)` → `taskId`): a guard that binds one of them leaves,
+        /// in its else, only when there is no task to end.
+        var endedNames: Set<String> = []
+
+        /// A scan of a nested path, knowing the same names.
+        func fresh() -> Scan {
+            var scan = Scan()
+            scan.endedNames = endedNames
+            return scan
+        }
     }
 
     private func walk(_ steps: [Step], typeName: String?, weakNames: Set<String>, depth: Int, into scan: inout Scan) {
@@ -98,12 +113,18 @@ public struct EndAnalysis: Sendable {
                 }
                 return false
             }
-            var otherwise = Scan()
+            var otherwise = scan.fresh()
             walk(branch.arms.first ?? [], typeName: typeName, weakNames: weakNames, depth: depth, into: &otherwise)
             scan.unresolved += otherwise.unresolved
             if otherwise.end != nil { return }  // the else ends the task too: every path does
-            // `guard task != .invalid else { return }`: the else runs when there is no task to end.
+            // `guard task != .invalid else { return }`, `guard let taskId = self.taskId else { return }` (then
+            // `endBackgroundTask(taskId)`): the else runs when there is no task to end.
             if Self.checksValidity(branch) { return }
+            let bindsEnded = branch.conditions.contains { condition in
+                if case .binding(let name, _) = condition { return scan.endedNames.contains(name) }
+                return false
+            }
+            if bindsEnded { return }
             if bindsWeak, scan.weakGuard == nil {
                 scan.weakGuard = EvidenceLink(
                     "the handler returns here when the weakly captured object is gone", at: step.location)
@@ -113,12 +134,12 @@ public struct EndAnalysis: Sendable {
             return  // the else arm leaves; the rest of the body runs after it
         }
         var arms = branch.arms.map { arm -> Scan in
-            var inner = Scan()
+            var inner = scan.fresh()
             walk(arm, typeName: typeName, weakNames: weakNames, depth: depth, into: &inner)
             return inner
         }
         // `if task != .invalid { end }`: the path with no end is the one with no task to end.
-        if !branch.isExhaustive, !Self.checksValidity(branch) { arms.append(Scan()) }
+        if !branch.isExhaustive, !Self.checksValidity(branch) { arms.append(scan.fresh()) }
         if Self.checksValidity(branch) { arms.removeAll { $0.end == nil && !$0.hasLeft && $0.lateEnd == nil } }
         let ending = arms.filter { $0.end != nil }
         if !ending.isEmpty, ending.count == arms.count {
