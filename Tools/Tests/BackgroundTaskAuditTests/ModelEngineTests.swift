@@ -115,6 +115,49 @@ struct ModelEngineTests {
         #expect(!report.findings.contains { $0.ruleID == "BT004" || $0.ruleID == "BT003" })
     }
 
+    @Test("A helper declared in a file that never names the APIs is read, and the end it reaches is followed")
+    func helperInAFileWithoutTheAPIsIsRead() async throws {
+        let begin = """
+            import UIKit
+
+            final class Export {
+                var task = UIBackgroundTaskIdentifier.invalid
+                func start() {
+                    task = UIApplication.shared.beginBackgroundTask(withName: "Export") { self.cleanUp() }
+                }
+            }
+
+            """
+        let cleanUp = """
+            extension Export {
+                func cleanUp() {
+                    Files.removeTemporary()
+                    finish()
+                }
+            }
+
+            """
+        let finish = """
+            import UIKit
+
+            extension Export {
+                func finish() {
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+            }
+
+            """
+        let report = try await Self.audit(
+            ["Export.swift": begin, "Export+CleanUp.swift": cleanUp, "Export+Finish.swift": finish], level: .suspected)
+        #expect(!report.findings.contains { $0.ruleID == "BT004" })
+        // Without the file, `cleanUp` is nobody's declaration in the project (a framework's method, for all the audit
+        // can tell), which cannot end the task: the missing end is proven.
+        let withoutHelper = try await Self.audit(
+            ["Export.swift": begin, "Export+Finish.swift": finish], level: .suspected)
+        #expect(withoutHelper.findings.contains { $0.ruleID == "BT004" && $0.certainty == .proven })
+    }
+
     @Test("A bgtask:ignore comment silences a code-model finding and is counted")
     func suppressionSilencesModelFinding() async throws {
         let source = Self.lateEnd.replacingOccurrences(

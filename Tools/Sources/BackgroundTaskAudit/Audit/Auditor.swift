@@ -116,13 +116,11 @@ public struct Auditor: Sendable {
         }
         var suspectedLeftOut = 0
         if configuration.engine == .codeModel {
-            let worthReading = secondPass.map { read -> Bool in
-                switch read {
-                case .parsed, .readAgain: true
-                case .noCalls, .skipped: false
-                }
+            let candidates = secondPass.map { read -> Bool in
+                if case .skipped = read { return false }
+                return true
             }
-            let model = await ModelPass.run(files: files, worthReading: worthReading, configuration: configuration)
+            let model = await ModelPass.run(files: files, candidates: candidates, configuration: configuration)
             findings += model.findings
             findings.sort { ($0.path, $0.location, $0.ruleID) < ($1.path, $1.location, $1.ruleID) }
             suppressed += model.suppressed

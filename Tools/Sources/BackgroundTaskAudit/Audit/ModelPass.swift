@@ -14,27 +14,40 @@ enum ModelPass {
         var suspectedLeftOut = 0
     }
 
-    /// Runs the pass over `files`, reading those `worthReading` marks: the files that call the APIs, and those that
-    /// declare or call the project's functions that begin or end a task (the lexer found both).
+    /// Runs the pass over `files` (the `candidates` among them: those not skipped). It reads, in rounds, only what
+    /// the rules can use: first every file that names the APIs, then the files that declare a function, method or
+    /// type those files use (a helper that ends the task, a superclass, an extension: ``DeclaredNames``), then the
+    /// files that declare what those use, up to ``rounds`` rounds.
     static func run(
-        files: [SourceFileWalker.SourceFile], worthReading: [Bool], configuration: AuditConfiguration
+        files: [SourceFileWalker.SourceFile], candidates: [Bool], configuration: AuditConfiguration
     ) async -> Result {
-        let codeFiles = await Auditor.inParallel(files.count) { index -> CodeFile? in
-            guard worthReading[index] else { return nil }
-            let file = files[index]
-            guard let data = FileManager.default.contents(atPath: file.path),
-                data.count <= configuration.maximumFileSize, let source = String(data: data, encoding: .utf8)
+        var codeFiles = await Auditor.inParallel(files.count) { index -> CodeFile? in
+            guard candidates[index], let (source, bytes) = load(files[index], configuration: configuration),
+                CallSiteFinder.mayContainCalls(bytes)
             else { return nil }
-            if !configuration.includesTestCode,
-                TestCode.isTestPath(file.pathBelowRoot) || TestCode.importsTestFramework([UInt8](data))
-            {
-                return nil
+            return read(source, bytes: bytes, file: files[index], configuration: configuration)
+        }
+        var wanted = usedNames(codeFiles.compactMap { $0 })
+        var asked = wanted
+        for _ in 0..<rounds where !wanted.isEmpty {
+            let known = codeFiles
+            let names = wanted
+            let next = await Auditor.inParallel(files.count) { index -> CodeFile? in
+                guard candidates[index], known[index] == nil,
+                    let (source, bytes) = load(files[index], configuration: configuration),
+                    DeclaredNames.declaresAny(of: names, in: bytes)
+                else { return nil }
+                return read(source, bytes: bytes, file: files[index], configuration: configuration)
             }
-            return CodeModelReader.read(source, path: file.path, language: file.language)
+            let added = next.compactMap { $0 }
+            for (index, file) in next.enumerated() where file != nil { codeFiles[index] = file }
+            wanted = usedNames(added).subtracting(asked)
+            asked.formUnion(wanted)
         }
         let rules = AnalysisRules(index: ProjectIndex(files: codeFiles.compactMap { $0 }))
+        let parsed = codeFiles
         let perFile = await Auditor.inParallel(files.count) { index -> Result in
-            guard let codeFile = codeFiles[index] else { return Result() }
+            guard let codeFile = parsed[index] else { return Result() }
             let found = rules.findings(in: codeFile)
             guard !found.isEmpty else { return Result() }
             let file = files[index]
@@ -53,18 +66,63 @@ enum ModelPass {
         return result
     }
 
+    /// How many rounds of declarations are read after the files that name the APIs: a helper's helper, a superclass's
+    /// superclass.
+    static let rounds = 3
+
+    /// A file's text and bytes, or `nil` when it cannot be read, is too large or is not UTF-8.
+    private static func load(
+        _ file: SourceFileWalker.SourceFile, configuration: AuditConfiguration
+    ) -> (String, [UInt8])? {
+        guard let data = FileManager.default.contents(atPath: file.path), data.count <= configuration.maximumFileSize,
+            let source = String(data: data, encoding: .utf8)
+        else { return nil }
+        return (source, [UInt8](data))
+    }
+
+    /// The file in the code model, or `nil` for test code when test code is left out.
+    private static func read(
+        _ source: String, bytes: [UInt8], file: SourceFileWalker.SourceFile, configuration: AuditConfiguration
+    ) -> CodeFile? {
+        if !configuration.includesTestCode,
+            TestCode.isTestPath(file.pathBelowRoot) || TestCode.importsTestFramework(bytes)
+        {
+            return nil
+        }
+        return CodeModelReader.read(source, path: file.path, language: file.language)
+    }
+
+    /// The names `files` use that another file may declare: what their bodies call, the types they extend or are
+    /// declared in, and what those inherit from.
+    private static func usedNames(_ files: [CodeFile]) -> Set<String> {
+        var names: Set<String> = []
+        for file in files {
+            for body in file.bodies {
+                for call in body.calls { names.insert(call.name) }
+                if let type = body.typeName { names.insert(type) }
+            }
+            for type in file.types {
+                names.insert(type.name)
+                names.formUnion(type.inherits)
+            }
+        }
+        return names
+    }
+
     /// One file's findings as the report shows them.
     static func report(
         _ found: [AnalysisFinding], in codeFile: CodeFile, source: String, path: String, language: SourceLanguage,
         pathBelowRoot: String, configuration: AuditConfiguration
     ) -> Result {
         guard !found.isEmpty else { return Result() }
-        let syntax = SourceSyntax(bytes: Array(source.utf8), language: language)
-        let suppressions = Suppressions(
-            syntax.suppressions,
-            tokenLines: syntax.suppressions.isEmpty ? [] : Set(syntax.tokens.map { Int($0.line) })
-        )
-        let inTestCode = syntax.importsTestFramework || TestCode.isTestPath(pathBelowRoot)
+        let bytes = Array(source.utf8)
+        // The lexer's comments only where a suppression can be: most files have none.
+        var suppressions = Suppressions([], tokenLines: [])
+        if source.contains(SuppressionMarker.text) {
+            let syntax = SourceSyntax(bytes: bytes, language: language)
+            suppressions = Suppressions(syntax.suppressions, tokenLines: Set(syntax.tokens.map { Int($0.line) }))
+        }
+        let inTestCode = TestCode.importsTestFramework(bytes) || TestCode.isTestPath(pathBelowRoot)
         var result = Result()
         for analysis in found {
             let certainty: FindingCertainty = analysis.certainty == .proven ? .proven : .suspected
