@@ -75,4 +75,55 @@ struct LateRegistrationAndExpiringActivityTests {
         #expect(found.map { "\($0.ruleID) \($0.location.line)" } == ["BT009 2", "BT009 16"])
         #expect(found.last?.chain.last?.text.contains("timeout") == true)
     }
+
+    @Test func cancellingOnExpiryOrPostingAResultAfterTheWorkIsFineAndATimedWaitAloneIsNot() {
+        let files = read([
+            "Activity.swift": """
+            func upload() {
+                ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload") { expired in
+                    if expired {
+                        Task { await Uploads.cancel() }
+                        return
+                    }
+                    Uploads.runSynchronously()
+                }
+            }
+            func render() {
+                ProcessInfo.processInfo.performExpiringActivity(withReason: "Render") { expired in
+                    guard !expired else { return }
+                    let result = Thumbnails.renderAll()
+                    DispatchQueue.main.async { show(result) }
+                }
+            }
+            func waitForUpload(done: DispatchSemaphore) {
+                ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload") { expired in
+                    guard !expired else { return }
+                    _ = done.wait(timeout: .now() + 30)
+                }
+            }
+            """
+        ])
+        let found = files.flatMap(ExpiringActivityRule().findings(in:))
+        #expect(found.map { "\($0.ruleID) \($0.location.line)" } == ["BT009 18"])
+    }
+
+    @Test func aContinuedProcessingTaskRegisteredWhenTheUserStartsItIsNotLate() {
+        let files = read([
+            "Export.swift": """
+            final class ExportViewController: UIViewController {
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    let identifier = "com.example.export.\\(UUID().uuidString)"
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
+                        task.expirationHandler = { exporter.cancel() }
+                        exporter.run { task.setTaskCompleted(success: true) }
+                    }
+                    try? BGTaskScheduler.shared.submit(
+                        BGContinuedProcessingTaskRequest(identifier: identifier, title: "Export", subtitle: ""))
+                }
+            }
+            """
+        ])
+        #expect(files.flatMap(LateRegistrationRule(index: ProjectIndex(files: files)).findings(in:)).isEmpty)
+    }
 }

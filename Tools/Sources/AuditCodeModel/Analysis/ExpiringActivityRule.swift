@@ -17,9 +17,6 @@ public struct ExpiringActivityRule: Sendable {
 
     private func finding(_ call: CodeCall, _ block: CodeBody) -> AnalysisFinding? {
         let calls = block.calls
-        guard let dispatch = calls.first(where: { ClosureTiming($0) == .deferred && !$0.closures.isEmpty }) else {
-            return nil
-        }
         let waits = calls.filter { ["wait", "dispatch_group_wait", "dispatch_semaphore_wait"].contains($0.name) }
         let untimed = waits.contains { wait in
             wait.arguments.isEmpty
@@ -28,14 +25,81 @@ public struct ExpiringActivityRule: Sendable {
                 }
         }
         if untimed { return nil }
-        let why =
-            waits.isEmpty
-            ? "hands its work to `\(dispatch.name)` and returns without waiting for it"
-            : "waits for its work with a timeout, then returns whether or not it is done"
+        let place: CodeCall
+        let why: String
+        if let wait = waits.first {
+            place = wait
+            why = "waits for its work with a timeout, then returns whether or not it is done"
+        } else if let dispatch = Self.workDispatch(
+            in: block.steps, expired: block.parameters.first?.name, afterWork: false)
+        {
+            place = dispatch
+            why = "hands its work to `\(dispatch.name)` and returns without waiting for it"
+        } else {
+            return nil
+        }
         let chain = [
             EvidenceLink("performs an expiring activity", at: call.location),
-            EvidenceLink("the block \(why): the activity ends when the block returns", at: dispatch.location),
+            EvidenceLink("the block \(why): the activity ends when the block returns", at: place.location),
         ]
         return AnalysisFinding(ruleID: "BT009", location: call.location, chain: chain)
+    }
+
+    /// The first call that hands the block's work to a queue or a task, or `nil`. Not one in the branch that runs when
+    /// `expired` is true (cancelling the work later is fine), nor one after the block already did work synchronously
+    /// (a result posted to the main queue).
+    private static func workDispatch(in steps: [Step], expired: String?, afterWork: Bool) -> CodeCall? {
+        var afterWork = afterWork
+        for step in steps {
+            if case .branch(let branch) = step.kind {
+                let onExpiry =
+                    expired.map { name in
+                        branch.conditions.contains { condition in
+                            if case .expression(let expression) = condition { return mentions(expression, name) }
+                            return false
+                        }
+                    } ?? false
+                for (position, arm) in branch.arms.enumerated() {
+                    // The first arm of `if expired` runs on expiry; a `guard !expired` else arm only leaves.
+                    if onExpiry, position == 0 { continue }
+                    if let found = workDispatch(in: arm, expired: expired, afterWork: afterWork) { return found }
+                }
+                continue
+            }
+            for call in StepWalk.ownCalls(of: step) {
+                if ClosureTiming(call) == .deferred, !call.closures.isEmpty {
+                    if !afterWork { return call }
+                } else if Self.isWork(call) {
+                    afterWork = true
+                }
+            }
+            for block in StepWalk.nestedBlocks(of: step) where !isBranch(step) {
+                if let found = workDispatch(in: block, expired: expired, afterWork: afterWork) { return found }
+            }
+        }
+        return nil
+    }
+
+    /// Whether a call does work of its own: not a type's initializer (`DispatchSemaphore(value: 0)`), a log line or
+    /// the bookkeeping of a wait (`group.enter()`).
+    private static func isWork(_ call: CodeCall) -> Bool {
+        guard let first = call.name.first, first.isLowercase else { return false }
+        return ![
+            "print", "NSLog", "os_log", "log", "debug", "info", "notice", "warning", "error", "enter", "signal",
+        ].contains(call.name)
+    }
+
+    private static func isBranch(_ step: Step) -> Bool {
+        if case .branch = step.kind { return true }
+        return false
+    }
+
+    private static func mentions(_ expression: CodeExpression, _ name: String) -> Bool {
+        switch expression {
+        case .reference(let path): return path.first == name
+        case .other(let parts): return parts.contains { mentions($0, name) }
+        case .await(let inner): return mentions(inner, name)
+        case .call, .closure, .literal: return false
+        }
     }
 }

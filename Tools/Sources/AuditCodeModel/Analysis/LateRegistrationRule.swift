@@ -24,7 +24,9 @@ public struct LateRegistrationRule: Sendable {
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
             body.calls.compactMap { call -> AnalysisFinding? in
-                guard case .register = SystemCall(call), let late = lateCaller(of: body, depth: 3) else { return nil }
+                guard case .register = SystemCall(call), !Self.submitsContinuedProcessing(body),
+                    let late = lateCaller(of: body, depth: 3)
+                else { return nil }
                 let chain = [
                     EvidenceLink("registers a launch handler", at: call.location),
                     late,
@@ -32,6 +34,12 @@ public struct LateRegistrationRule: Sendable {
                 return AnalysisFinding(ruleID: "BT013", location: call.location, chain: chain)
             }
         }
+    }
+
+    /// Whether `body` submits a continued-processing request: such a task is registered when the user starts it (iOS
+    /// 26), not at launch.
+    private static func submitsContinuedProcessing(_ body: CodeBody) -> Bool {
+        body.calls.contains { $0.name == "BGContinuedProcessingTaskRequest" }
     }
 
     /// The late life-cycle method `body` is, or that is the only kind of caller of it, or `nil`.
