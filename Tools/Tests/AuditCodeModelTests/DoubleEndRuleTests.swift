@@ -10,6 +10,27 @@ struct DoubleEndRuleTests {
         return ModelFixture.summary(DoubleEndRule().findings(in: file), withPath: false)
     }
 
+    @Test func aResetToTheProjectsOwnInvalidConstantIsAReset() {
+        #expect(
+            findings(
+                "Transform.m",
+                """
+                @implementation Transformer
+                - (void)transform {
+                    __block XYZBackgroundIdentifier taskID = XYZBackgroundIdentifierInvalid;
+                    taskID = [self.application beginBackgroundTaskWithName:@"Transform" expirationHandler:^{
+                        [self.application endBackgroundTask:taskID];
+                        taskID = XYZBackgroundIdentifierInvalid;
+                    }];
+                    [self.transformer run];
+                    [self.application endBackgroundTask:taskID];
+                    taskID = XYZBackgroundIdentifierInvalid;
+                }
+                @end
+                """
+            ).isEmpty)
+    }
+
     @Test func aHandlerThatCancelsTheWorkBeforeEndingMakesTheSecondEndSuspected() {
         #expect(
             findings(

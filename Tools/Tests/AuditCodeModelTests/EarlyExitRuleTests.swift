@@ -110,6 +110,63 @@ struct EarlyExitRuleTests {
             ]).isEmpty)
     }
 
+    @Test func returningTheIdentifierHandsItToTheCaller() {
+        #expect(
+            findings([
+                "Network.m": """
+                @implementation Network
+                - (UIBackgroundTaskIdentifier)beginTaskWithHandler:(void (^)(void))handler {
+                    __block UIBackgroundTaskIdentifier taskId = UIBackgroundTaskInvalid;
+                    taskId = [app beginBackgroundTaskWithName:@"Network" expirationHandler:^{
+                        if (handler) handler();
+                        [app endBackgroundTask:taskId];
+                    }];
+                    return taskId;
+                }
+                @end
+                """
+            ]).isEmpty)
+    }
+
+    @Test func aPropertyKeptPastAReturnAndEndedThroughACopyOrItsInstanceVariableIsFine() {
+        #expect(
+            findings([
+                "Telemetry.m": """
+                @implementation Telemetry
+                - (BOOL)startIfNeeded {
+                    BOOL shouldStart = self.telemetryTask == UIBackgroundTaskInvalid;
+                    if (shouldStart) {
+                        self.telemetryTask = [app beginBackgroundTaskWithName:@"Telemetry" expirationHandler:^{
+                            [self endIfNeeded];
+                        }];
+                    }
+                    return shouldStart;
+                }
+                - (void)endIfNeeded {
+                    UIBackgroundTaskIdentifier taskID = self.telemetryTask;
+                    self.telemetryTask = UIBackgroundTaskInvalid;
+                    [app endBackgroundTask:taskID];
+                }
+                @end
+                """,
+                "Shared.m": """
+                @implementation SharedUpload
+                - (instancetype)initWithName:(NSString *)name {
+                    self = [super init];
+                    if (self) {
+                        _identifier = [app beginBackgroundTaskWithName:name expirationHandler:^{ [self endTask]; }];
+                    }
+                    return self;
+                }
+                - (void)endTask {
+                    [app endBackgroundTask:self.identifier];
+                    self.identifier = UIBackgroundTaskInvalid;
+                }
+                @end
+                """,
+            ]).isEmpty)
+    }
+
     @Test func anObjectiveCReturnBeforeTheEndIsProven() {
         #expect(
             findings([

@@ -149,6 +149,25 @@ struct HandlerRulesTests {
         #expect(summary(EarlyExitRule(index: ProjectIndex(files: [file])).findings(in: file)) == [])
     }
 
+    @Test func anObjectiveCReturnWhenTheIdentifierIsInvalidIsNotAMissingEnd() {
+        let found = findings([
+            "Save.m": """
+            @implementation Saver
+            - (void)save {
+                __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+                task = [app beginBackgroundTaskWithName:@"Save" expirationHandler:^{
+                    if (task == UIBackgroundTaskInvalid) return;
+                    [app endBackgroundTask:task];
+                    task = UIBackgroundTaskInvalid;
+                }];
+                [self.store saveWithCompletion:^{ [app endBackgroundTask:task]; }];
+            }
+            @end
+            """
+        ])
+        #expect(summary(found) == [])
+    }
+
     @Test func aShimThatPassesItsCallersHandlerOnIsNotItsOwnBT004() {
         let found = findings([
             "Shim.swift": """

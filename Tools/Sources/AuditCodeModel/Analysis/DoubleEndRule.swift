@@ -80,7 +80,7 @@ public struct DoubleEndRule: Sendable {
                 switch step.kind {
                 case .assign(let target, let value):
                     return target.path?.last == name
-                        && ["invalid", "UIBackgroundTaskInvalid"].contains(value.path?.last ?? "")
+                        && EndAnalysis.isInvalidIdentifier(value.path?.last)
                 case .branch(let branch): return branch.arms.contains(where: check)
                 case .loop(_, let body), .deferred(let body), .guarded(let body, _): return check(body)
                 case .evaluate(let expression):

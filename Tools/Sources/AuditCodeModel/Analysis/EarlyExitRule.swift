@@ -21,7 +21,10 @@ public struct EarlyExitRule: Sendable {
                 let link = EvidenceLink("begins a background task kept in `\(name)`", at: begin.location)
                 var state = PathState()
                 let rest = Array(steps[(position + 1)...])
-                if let exit = firstUnendedExit(in: rest, name: name, state: &state) {
+                // A property keeps the task past a return: only a local is lost when the function leaves.
+                let isLocal =
+                    if case .local = Self.keeper(of: name, step: step, in: body, index: index) { true } else { false }
+                if isLocal, let exit = firstUnendedExit(in: rest, name: name, state: &state) {
                     found.append(AnalysisFinding(ruleID: "BT008", location: exit.location, chain: [link, exit]))
                 } else if !state.handled, !endedElsewhere(name, besides: begin, step: step, in: body) {
                     let never = EvidenceLink(
@@ -52,6 +55,9 @@ public struct EarlyExitRule: Sendable {
                 return nil
             }
             switch step.kind {
+            case .exit(.return, let value?) where Self.mentions(value, name):
+                state.handled = true  // `return taskId`: handed to the caller
+                return nil
             case .exit(.return, _), .exit(.throw, _):
                 return EvidenceLink("leaves here with `\(name)` neither ended nor handed on", at: step.location)
             case .branch(let branch):
@@ -74,8 +80,8 @@ public struct EarlyExitRule: Sendable {
     private func handles(_ step: Step, _ name: String) -> Bool {
         let calls = StepWalk.calls(in: [step])
         if calls.contains(where: { call in
-            if case .end(let argument) = SystemCall(call) { return argument?.path?.last == name }
-            return call.arguments.contains { $0.value.path?.last == name }
+            if case .end(let argument) = SystemCall(call) { return Self.sameIdentifier(argument?.path?.last, name) }
+            return call.arguments.contains { Self.sameIdentifier($0.value.path?.last, name) }
         }) {
             return true
         }
@@ -83,7 +89,9 @@ public struct EarlyExitRule: Sendable {
         return calls.contains { call in
             index.bodies(named: call.name).contains { body in
                 body.calls.contains { inner in
-                    if case .end(let argument) = SystemCall(inner) { return argument?.path?.last == name }
+                    if case .end(let argument) = SystemCall(inner) {
+                        return Self.sameIdentifier(argument?.path?.last, name)
+                    }
                     return false
                 }
             }
@@ -119,9 +127,14 @@ public struct EarlyExitRule: Sendable {
         }
         if endsInOwnBody { return true }
         return candidates.contains { candidate in
-            candidate.calls.contains { call in
-                guard case .end(let argument) = SystemCall(call), argument?.path?.last == name else {
-                    return call.arguments.contains { $0.value.path?.last == name } && SystemCall(call) == nil
+            // `UIBackgroundTaskIdentifier taskID = self.task; … endBackgroundTask:taskID`: a copy ended.
+            let names = Self.copies(of: name, in: candidate.steps).union([name])
+            return candidate.calls.contains { call in
+                guard case .end(let argument) = SystemCall(call),
+                    names.contains(where: { Self.sameIdentifier(argument?.path?.last, $0) })
+                else {
+                    return call.arguments.contains { Self.sameIdentifier($0.value.path?.last, name) }
+                        && SystemCall(call) == nil
                 }
                 guard let handlerRange, handlerRange.path == call.location.path else { return true }
                 return !handlerRange.contains(line: call.location.line)
@@ -156,6 +169,38 @@ public struct EarlyExitRule: Sendable {
         steps.contains { step in
             if case .declare(let declared, _, _) = step.kind, declared == name { return true }
             return StepWalk.nestedBlocks(of: step).contains { declares(name, in: $0) }
+        }
+    }
+
+    /// The locals `steps` declare as a copy of `name` (`let id = self.task`).
+    private static func copies(of name: String, in steps: [Step]) -> Set<String> {
+        var found: Set<String> = []
+        for step in steps {
+            if case .declare(let declared, _, let value?) = step.kind, sameIdentifier(value.path?.last, name) {
+                found.insert(declared)
+            }
+            for block in StepWalk.nestedBlocks(of: step) { found.formUnion(copies(of: name, in: block)) }
+        }
+        return found
+    }
+
+    /// Whether two names are the same identifier's: equal, or an Objective-C instance variable and its property
+    /// (`_identifier` and `identifier`).
+    static func sameIdentifier(_ other: String?, _ name: String) -> Bool {
+        guard let other else { return false }
+        return other == name || other.drop { $0 == "_" } == name.drop { $0 == "_" }
+    }
+
+    /// Whether `expression` reads `name` (`taskId`, `self.taskId`, `task.identifier != UIBackgroundTaskInvalid`).
+    private static func mentions(_ expression: CodeExpression, _ name: String) -> Bool {
+        switch expression {
+        case .reference(let path): return path.last == name
+        case .other(let parts): return parts.contains { mentions($0, name) }
+        case .await(let inner): return mentions(inner, name)
+        case .call(let call):
+            return (call.receiver.map { mentions($0, name) } ?? false)
+                || call.arguments.contains { mentions($0.value, name) }
+        case .closure, .literal: return false
         }
     }
 

@@ -140,7 +140,10 @@ public struct EndAnalysis: Sendable {
         }
         // `if task != .invalid { end }`: the path with no end is the one with no task to end.
         if !branch.isExhaustive, !Self.checksValidity(branch) { arms.append(scan.fresh()) }
-        if Self.checksValidity(branch) { arms.removeAll { $0.end == nil && !$0.hasLeft && $0.lateEnd == nil } }
+        // An arm of a check on the identifier that ends nothing (`if (task == UIBackgroundTaskInvalid) return;`) is
+        // the path with no task to end: it neither ends nor leaves early.
+        if Self.checksValidity(branch) { arms.removeAll { $0.end == nil && $0.partialEnd == nil && $0.lateEnd == nil } }
+        guard !arms.isEmpty else { return }
         let ending = arms.filter { $0.end != nil }
         if !ending.isEmpty, ending.count == arms.count {
             scan.end = ending[0].end
@@ -159,13 +162,20 @@ public struct EndAnalysis: Sendable {
         }
     }
 
+    /// Whether `name` is an invalid identifier's: `.invalid`, `UIBackgroundTaskInvalid`, or a project's own constant
+    /// named so (`XYZBackgroundIdentifierInvalid`).
+    static func isInvalidIdentifier(_ name: String?) -> Bool {
+        guard let name else { return false }
+        return name == "invalid" || name.hasSuffix("Invalid")
+    }
+
     /// Whether a branch's conditions compare an identifier with the invalid one (`task != .invalid`,
     /// `task == UIBackgroundTaskInvalid`): then an arm or a missing arm that ends nothing is the path where there is
     /// no task to end.
     static func checksValidity(_ branch: Step.Branch) -> Bool {
         func mentionsInvalid(_ expression: CodeExpression) -> Bool {
             switch expression {
-            case .reference(let path): return ["invalid", "UIBackgroundTaskInvalid"].contains(path.last ?? "")
+            case .reference(let path): return isInvalidIdentifier(path.last)
             case .other(let parts): return parts.contains(where: mentionsInvalid)
             case .await(let inner): return mentionsInvalid(inner)
             case .call, .closure, .literal: return false
