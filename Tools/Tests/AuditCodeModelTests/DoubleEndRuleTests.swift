@@ -10,6 +10,39 @@ struct DoubleEndRuleTests {
         return ModelFixture.summary(DoubleEndRule().findings(in: file), withPath: false)
     }
 
+    @Test func anEndOfAnotherFunctionsLocalIsNotASecondEndAndANilResetIsAReset() {
+        #expect(
+            findings(
+                "Contacts.swift",
+                """
+                final class Contacts {
+                    func sync() {
+                        var task = UIBackgroundTaskIdentifier.invalid
+                        task = app.beginBackgroundTask(withName: "Sync") {
+                            app.endBackgroundTask(task)
+                            task = .invalid
+                        }
+                        Work.finish { app.endBackgroundTask(task) }
+                    }
+                    func merge() {
+                        var task: UIBackgroundTaskIdentifier?
+                        task = app.beginBackgroundTask(withName: "Merge") {
+                            if let task { app.endBackgroundTask(task) }
+                            task = nil
+                        }
+                        Work.finish { if let task { app.endBackgroundTask(task) } }
+                    }
+                    func archive() {
+                        var task = UIBackgroundTaskIdentifier.invalid
+                        task = app.beginBackgroundTask(withName: "Archive") {
+                            app.endBackgroundTask(task)
+                        }
+                    }
+                }
+                """
+            ).isEmpty)
+    }
+
     @Test func aResetToTheProjectsOwnInvalidConstantIsAReset() {
         #expect(
             findings(

@@ -149,6 +149,21 @@ struct HandlerRulesTests {
         #expect(summary(EarlyExitRule(index: ProjectIndex(files: [file])).findings(in: file)) == [])
     }
 
+    @Test func anEndInsideIfLetOfTheIdentifierEndsOnEveryPathThatHasATask() {
+        let found = findings([
+            "Merge.swift": """
+            func merge() {
+                var task: UIBackgroundTaskIdentifier?
+                task = UIApplication.shared.beginBackgroundTask(withName: "Merge") {
+                    if let task { UIApplication.shared.endBackgroundTask(task) }
+                    task = nil
+                }
+            }
+            """
+        ])
+        #expect(summary(found) == [])
+    }
+
     @Test func anObjectiveCReturnWhenTheIdentifierIsInvalidIsNotAMissingEnd() {
         let found = findings([
             "Save.m": """

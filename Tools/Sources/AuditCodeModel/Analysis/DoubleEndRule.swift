@@ -9,16 +9,20 @@ public struct DoubleEndRule: Sendable {
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
             Self.assignedBegins(in: body.steps).compactMap { name, call, handler in
-                finding(name: name, call: call, handler: handler, file: file)
+                // A local is ended only in its own body; a property anywhere in its type (in this file).
+                let scope =
+                    Self.declares(name, in: body.steps)
+                    ? [body] : file.bodies.filter { $0.typeName == body.typeName }
+                return finding(name: name, call: call, handler: handler, scope: scope)
             }
         }
     }
 
-    private func finding(name: String, call: CodeCall, handler: CodeBody, file: CodeFile) -> AnalysisFinding? {
+    private func finding(name: String, call: CodeCall, handler: CodeBody, scope: [CodeBody]) -> AnalysisFinding? {
         let handlerCalls = handler.calls
         guard let handlerEnd = handlerCalls.first(where: { Self.ends($0, name) }) else { return nil }
         if Self.resets(handler.steps, name) { return nil }
-        let others = file.bodies.flatMap { $0.calls }.filter { other in
+        let others = scope.flatMap { $0.calls }.filter { other in
             Self.ends(other, name) && !handler.location.contains(line: other.location.line)
         }
         guard let other = others.first else { return nil }
@@ -37,6 +41,19 @@ public struct DoubleEndRule: Sendable {
                 at: other.location, isEstablished: !cancelsWork),
         ]
         return AnalysisFinding(ruleID: "BT007", location: other.location, chain: chain)
+    }
+
+    private static func isNil(_ value: CodeExpression) -> Bool {
+        if case .literal(.nil) = value { return true }
+        return false
+    }
+
+    /// Whether `steps` (or the blocks nested in them) declare `name`.
+    private static func declares(_ name: String, in steps: [Step]) -> Bool {
+        steps.contains { step in
+            if case .declare(let declared, _, _) = step.kind, declared == name { return true }
+            return StepWalk.nestedBlocks(of: step).contains { declares(name, in: $0) }
+        }
     }
 
     /// The begins stored in a variable or property, with the name and the handler closure.
@@ -80,7 +97,7 @@ public struct DoubleEndRule: Sendable {
                 switch step.kind {
                 case .assign(let target, let value):
                     return target.path?.last == name
-                        && EndAnalysis.isInvalidIdentifier(value.path?.last)
+                        && (EndAnalysis.isInvalidIdentifier(value.path?.last) || Self.isNil(value))
                 case .branch(let branch): return branch.arms.contains(where: check)
                 case .loop(_, let body), .deferred(let body), .guarded(let body, _): return check(body)
                 case .evaluate(let expression):

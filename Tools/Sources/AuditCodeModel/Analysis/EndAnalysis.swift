@@ -120,11 +120,7 @@ public struct EndAnalysis: Sendable {
             // `guard task != .invalid else { return }`, `guard let taskId = self.taskId else { return }` (then
             // `endBackgroundTask(taskId)`): the else runs when there is no task to end.
             if Self.checksValidity(branch) { return }
-            let bindsEnded = branch.conditions.contains { condition in
-                if case .binding(let name, _) = condition { return scan.endedNames.contains(name) }
-                return false
-            }
-            if bindsEnded { return }
+            if Self.binds(scan.endedNames, in: branch) { return }
             if bindsWeak, scan.weakGuard == nil {
                 scan.weakGuard = EvidenceLink(
                     "the handler returns here when the weakly captured object is gone", at: step.location)
@@ -139,10 +135,11 @@ public struct EndAnalysis: Sendable {
             return inner
         }
         // `if task != .invalid { end }`: the path with no end is the one with no task to end.
-        if !branch.isExhaustive, !Self.checksValidity(branch) { arms.append(scan.fresh()) }
+        let aboutTheTask = Self.checksValidity(branch) || Self.binds(scan.endedNames, in: branch)
+        if !branch.isExhaustive, !aboutTheTask { arms.append(scan.fresh()) }
         // An arm of a check on the identifier that ends nothing (`if (task == UIBackgroundTaskInvalid) return;`) is
         // the path with no task to end: it neither ends nor leaves early.
-        if Self.checksValidity(branch) { arms.removeAll { $0.end == nil && $0.partialEnd == nil && $0.lateEnd == nil } }
+        if aboutTheTask { arms.removeAll { $0.end == nil && $0.partialEnd == nil && $0.lateEnd == nil } }
         guard !arms.isEmpty else { return }
         let ending = arms.filter { $0.end != nil }
         if !ending.isEmpty, ending.count == arms.count {
@@ -159,6 +156,15 @@ public struct EndAnalysis: Sendable {
             scan.lateEnd = scan.lateEnd ?? arm.lateEnd
             scan.weakGuard = scan.weakGuard ?? arm.weakGuard
             scan.unresolved += arm.unresolved
+        }
+    }
+
+    /// Whether a branch's conditions bind one of `names` (`if let task`, `guard let id = self.taskID`): the names
+    /// the body ends, so the path where the binding fails is the one with no task to end.
+    static func binds(_ names: Set<String>, in branch: Step.Branch) -> Bool {
+        branch.conditions.contains { condition in
+            if case .binding(let name, _) = condition { return names.contains(name) }
+            return false
         }
     }
 
