@@ -77,6 +77,51 @@ struct LaunchHandlerRulesTests {
             ]) == [])
     }
 
+    @Test func aHandlerThatNeverCompletesOrCompletesOnlyOnExpiryIsProvenAtTheRegistration() {
+        #expect(
+            findings([
+                "App.swift": """
+                func registerTasks() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+                        task.expirationHandler = { feed.cancel() }
+                        feed.refresh()
+                    }
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "clean", using: nil) { task in
+                        task.expirationHandler = { task.setTaskCompleted(success: false) }
+                        cache.clean()
+                    }
+                }
+                """
+            ]) == ["BT011 proven App.swift:2", "BT011 proven App.swift:6"])
+    }
+
+    @Test func aReturnThatCompletesIsFineAndAReturnInTheMethodThatOwnsTheCompletionIsNot() {
+        #expect(
+            findings([
+                "App.swift": """
+                final class App {
+                    func registerTasks() {
+                        BGTaskScheduler.shared.register(forTaskWithIdentifier: "check", using: nil) { task in
+                            task.expirationHandler = { checker.stop() }
+                            guard isAuthorized else { return task.setTaskCompleted(success: true) }
+                            checker.run { task.setTaskCompleted(success: $0) }
+                        }
+                        BGTaskScheduler.shared.register(forTaskWithIdentifier: "sync", using: nil) { task in
+                            self.handleSync(task: task)
+                        }
+                    }
+                    func handleSync(task: BGTask) {
+                        task.expirationHandler = { sync.cancel() }
+                        if !network.isReachable {
+                            return
+                        }
+                        sync.run { task.setTaskCompleted(success: true) }
+                    }
+                }
+                """
+            ]) == ["BT011 proven App.swift:15"])
+    }
+
     @Test func aTaskHandedToCodeTheIndexCannotReadIsSuspected() {
         #expect(
             findings([
@@ -87,7 +132,7 @@ struct LaunchHandlerRulesTests {
                     }
                 }
                 """
-            ]) == ["BT012 suspected App.swift:2"])
+            ]) == ["BT012 suspected App.swift:2", "BT011 suspected App.swift:2"])
     }
 
     @Test func anImpossibleFailedCastIsNoPathButAnotherGuardIs() {

@@ -38,7 +38,17 @@ public struct LaunchHandlerRules: Sendable {
                 ?? EvidenceLink("no `expirationHandler` is set on `\(task)`", at: closure.location)
             findings.append(AnalysisFinding(ruleID: "BT012", location: call.location, chain: [register, link]))
         }
-        if let exit = earlyExit(in: closure.steps, task: task, typeName: body.typeName) {
+        let completion = search(
+            closure.steps, for: task, typeName: body.typeName, depth: depth, skipsExpirationHandler: true,
+            matches: Self.completesOutsideExpiration)
+        if !completion.found {
+            // No path completes it, or only its expiration handler does.
+            let link =
+                completion.unresolved.first
+                ?? EvidenceLink(
+                    "nothing completes `\(task)` but, at most, its expiration handler", at: closure.location)
+            findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: [register, link]))
+        } else if let exit = earlyExit(in: closure.steps, task: task, typeName: body.typeName, depth: 2) {
             findings.append(AnalysisFinding(ruleID: "BT011", location: exit.location, chain: [register] + [exit]))
         }
         return findings
@@ -52,7 +62,8 @@ public struct LaunchHandlerRules: Sendable {
 
     /// Whether `steps`, or the project code they hand `task` to, contain a step `matches` accepts.
     private func search(
-        _ steps: [Step], for task: String, typeName: String?, depth: Int, matches: (Step, String) -> Bool
+        _ steps: [Step], for task: String, typeName: String?, depth: Int, skipsExpirationHandler: Bool = false,
+        matches: (Step, String) -> Bool
     ) -> Search {
         var result = Search()
         var work = steps
@@ -61,7 +72,10 @@ public struct LaunchHandlerRules: Sendable {
                 result.found = true
                 break
             }
-            work += Self.children(of: step)
+            // A completion inside the expiration handler is not a path of the work.
+            if !skipsExpirationHandler || !Self.setsExpirationHandler(step, on: task) {
+                work += Self.children(of: step)
+            }
             for call in StepWalk.ownCalls(of: step) where depth > 0 {
                 guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
                 let labels = call.arguments.map { $0.label ?? "_" }
@@ -78,7 +92,7 @@ public struct LaunchHandlerRules: Sendable {
                 for declaration in declarations where declaration.parameters.indices.contains(position) {
                     let inner = search(
                         declaration.steps, for: declaration.parameters[position].name, typeName: declaration.typeName,
-                        depth: depth - 1, matches: matches)
+                        depth: depth - 1, skipsExpirationHandler: skipsExpirationHandler, matches: matches)
                     if inner.found { return inner }
                     result.unresolved += inner.unresolved
                 }
@@ -89,14 +103,32 @@ public struct LaunchHandlerRules: Sendable {
 
     /// The first exit of the handler's own flow before any completion of `task`; a `guard` on casting `task` to its
     /// registered type cannot fail and does not count.
-    private func earlyExit(in steps: [Step], task: String, typeName: String?) -> EvidenceLink? {
+    private func earlyExit(in steps: [Step], task: String, typeName: String?, depth: Int) -> EvidenceLink? {
+        if case .exits(let link) = flow(of: steps, task: task, typeName: typeName, depth: depth) { return link }
+        return nil
+    }
+
+    /// How a run of steps ends for the task.
+    private enum Flow {
+        /// It leaves here without completing the task.
+        case exits(EvidenceLink)
+        /// It completes the task (or hands the completion on) before anything leaves.
+        case completes
+        /// It falls through to the steps after it.
+        case continues
+    }
+
+    private func flow(of steps: [Step], task: String, typeName: String?, depth: Int) -> Flow {
         for step in steps {
-            if search([step], for: task, typeName: typeName, depth: depth, matches: Self.completes).found {
-                return nil
+            // The task handed to a project method that owns its completion: that method's early exits count.
+            if depth > 0, let exit = helperExit(of: step, task: task, typeName: typeName, depth: depth) {
+                return .exits(exit)
             }
             switch step.kind {
-            case .exit(.return, _), .exit(.throw, _):
-                return EvidenceLink("returns without completing `\(task)`", at: step.location)
+            case .exit(.return, let value), .exit(.throw, let value):
+                // `return task.setTaskCompleted(success: true)` completes as it returns.
+                if let value, StepWalk.calls(in: value).contains(where: Self.isCompletion) { return .completes }
+                return .exits(EvidenceLink("returns without completing `\(task)`", at: step.location))
             case .branch(let branch) where branch.form == .guard:
                 let castsTask = branch.conditions.contains { condition in
                     if case .binding(_, let value) = condition, let value { return Self.names(task, value) }
@@ -105,13 +137,56 @@ public struct LaunchHandlerRules: Sendable {
                 if !castsTask,
                     branch.arms.first.map({ Self.leaves($0) && !$0.contains(where: Self.completesAny) }) == true
                 {
-                    return EvidenceLink("this guard leaves without completing `\(task)`", at: step.location)
+                    return .exits(EvidenceLink("this guard leaves without completing `\(task)`", at: step.location))
                 }
+            case .branch(let branch):
+                let arms = branch.arms.map { flow(of: $0, task: task, typeName: typeName, depth: depth) }
+                for case .exits(let link) in arms { return .exits(link) }
+                let allComplete = arms.allSatisfy { if case .completes = $0 { true } else { false } }
+                if branch.isExhaustive, !arms.isEmpty, allComplete { return .completes }
             default:
-                break
+                if search([step], for: task, typeName: typeName, depth: depth, matches: Self.completes).found {
+                    return .completes
+                }
+            }
+        }
+        return .continues
+    }
+
+    private static func isCompletion(_ call: CodeCall) -> Bool {
+        if case .setTaskCompleted = SystemCall(call) { return true }
+        return false
+    }
+
+    /// The first early exit of a project method `step` hands `task` to, when that method completes it.
+    private func helperExit(of step: Step, task: String, typeName: String?, depth: Int) -> EvidenceLink? {
+        for call in StepWalk.ownCalls(of: step) {
+            guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
+            let labels = call.arguments.map { $0.label ?? "_" }
+            let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
+            var declarations =
+                onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
+            if declarations.isEmpty { declarations = index.bodies(named: call.name, labels: labels) }
+            for declaration in declarations where declaration.parameters.indices.contains(position) {
+                let parameter = declaration.parameters[position].name
+                let owns = search(
+                    declaration.steps, for: parameter, typeName: declaration.typeName, depth: 0,
+                    skipsExpirationHandler: true, matches: Self.completesOutsideExpiration
+                ).found
+                if owns,
+                    let exit = earlyExit(
+                        in: declaration.steps, task: parameter, typeName: declaration.typeName, depth: depth - 1)
+                {
+                    return exit
+                }
             }
         }
         return nil
+    }
+
+    /// Whether `step` completes a task, not inside the expiration handler it sets.
+    private static func completesOutsideExpiration(_ step: Step, _ task: String) -> Bool {
+        !setsExpirationHandler(step, on: task) && completesAny(step)
     }
 
     private static func leaves(_ steps: [Step]) -> Bool {
