@@ -96,6 +96,8 @@ extension BodyReader {
         case nil:
             break
         }
+        var outside = self  // a `try` in a closure leaves the closure, whatever catches around it
+        outside.catchesThrows = false
         let attributes = node.signature?.attributes
         let isolation: Isolation =
             attributes?.mentions("MainActor") == true
@@ -103,6 +105,6 @@ extension BodyReader {
         return CodeBody(
             kind: .closure, name: nil, parameters: parameters, isolation: isolation,
             isAsync: node.signature?.effectSpecifiers?.asyncSpecifier != nil, captures: captures,
-            steps: steps(node.statements), location: range(of: Syntax(node)))
+            steps: outside.steps(node.statements), location: range(of: Syntax(node)))
     }
 }

@@ -5,6 +5,9 @@ import SwiftSyntax
 struct BodyReader {
     let converter: SourceLocationConverter
     let path: String
+    /// Whether the statements being read are inside a `do` with `catch` clauses: a `try` there goes to the catch,
+    /// not out of the body.
+    var catchesThrows = false
 
     /// Where `node` is, from its first token to its last.
     func range(of node: Syntax) -> CodeRange {
@@ -17,12 +20,33 @@ struct BodyReader {
 
     func steps(_ items: CodeBlockItemListSyntax) -> [Step] {
         items.flatMap { item -> [Step] in
-            switch item.item {
-            case .decl(let declaration): self.declaration(declaration)
-            case .stmt(let statement): self.statement(statement)
-            case .expr(let expression): self.expressionStatement(expression)
-            }
+            let read: [Step] =
+                switch item.item {
+                case .decl(let declaration): self.declaration(declaration)
+                case .stmt(let statement): self.statement(statement)
+                case .expr(let expression): self.expressionStatement(expression)
+                }
+            // `try` outside a `do`/`catch`: the statement may leave the body by throwing, before it completes.
+            guard !catchesThrows, Self.mayThrowOut(Syntax(item.item)) else { return read }
+            let at = range(of: Syntax(item))
+            let mayThrow = Step.Branch(
+                form: .if, conditions: [], arms: [[Step(.exit(.throw, value: nil), at: at)]], isExhaustive: false)
+            return [Step(.branch(mayThrow), at: at)] + read
         }
+    }
+
+    /// Whether `node` holds a `try` (not `try?` or `try!`) of its own: not one inside a closure, a nested body or a
+    /// nested block, which are read on their own.
+    static func mayThrowOut(_ node: Syntax) -> Bool {
+        if let tried = node.as(TryExprSyntax.self), tried.questionOrExclamationMark == nil { return true }
+        if node.is(ClosureExprSyntax.self) || node.is(CodeBlockSyntax.self)
+            || node.is(DeclSyntax.self)
+                && !node.is(VariableDeclSyntax.self)
+        {
+            return false
+        }
+        if node.is(DoStmtSyntax.self) { return false }
+        return node.children(viewMode: .sourceAccurate).contains { mayThrowOut($0) }
     }
 
     private func declaration(_ node: DeclSyntax) -> [Step] {
@@ -39,10 +63,13 @@ struct BodyReader {
             }
         }
         if let function = node.as(FunctionDeclSyntax.self), let body = function.body {
+            var outside = self
+            outside.catchesThrows = false
             let parameters = function.signature.parameterClause.parameters.map(Self.parameter)
             let nested = CodeBody(
                 kind: .function, name: function.name.text, labels: parameters.map(\.label), parameters: parameters,
-                isAsync: function.signature.effectSpecifiers?.asyncSpecifier != nil, steps: steps(body.statements),
+                isAsync: function.signature.effectSpecifiers?.asyncSpecifier != nil,
+                steps: outside.steps(body.statements),
                 location: at)
             return [Step(.nested(nested), at: at)]
         }
@@ -73,7 +100,9 @@ struct BodyReader {
         }
         if let doStatement = node.as(DoStmtSyntax.self) {
             let handlers = doStatement.catchClauses.map { steps($0.body.statements) }
-            return [Step(.guarded(body: steps(doStatement.body.statements), handlers: handlers), at: at)]
+            var inside = self
+            inside.catchesThrows = catchesThrows || !doStatement.catchClauses.isEmpty
+            return [Step(.guarded(body: inside.steps(doStatement.body.statements), handlers: handlers), at: at)]
         }
         if let forStatement = node.as(ForStmtSyntax.self) {
             return [

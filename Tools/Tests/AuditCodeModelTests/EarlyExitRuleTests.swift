@@ -167,6 +167,36 @@ struct EarlyExitRuleTests {
             ]).isEmpty)
     }
 
+    @Test func aTryThatCanThrowOutBeforeTheEndIsProvenAndOneInsideDoCatchIsNot() {
+        #expect(
+            findings([
+                "Save.swift": """
+                final class Saver {
+                    func save(_ data: Data) throws {
+                        var task = UIBackgroundTaskIdentifier.invalid
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Save") {
+                            UIApplication.shared.endBackgroundTask(task)
+                            task = .invalid
+                        }
+                        try data.write(to: url)
+                        UIApplication.shared.endBackgroundTask(task)
+                        task = .invalid
+                    }
+                    func saveQuietly(_ data: Data) {
+                        var task = UIBackgroundTaskIdentifier.invalid
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Save") {
+                            UIApplication.shared.endBackgroundTask(task)
+                            task = .invalid
+                        }
+                        try? data.write(to: url)
+                        UIApplication.shared.endBackgroundTask(task)
+                        task = .invalid
+                    }
+                }
+                """
+            ]) == ["BT008 proven Save.swift:8"])
+    }
+
     @Test func anObjectiveCReturnBeforeTheEndIsProven() {
         #expect(
             findings([

@@ -98,7 +98,12 @@ struct SwiftFrontEndTests {
             default: "other"
             }
         }
-        #expect(kinds == ["declare task", "defer", "if 2 true", "await", "switch 2 true"])
+        // `try await upload()` may throw out of the body: an `if` with one arm that throws comes before it.
+        #expect(kinds == ["declare task", "defer", "if 2 true", "if 1 false", "await", "switch 2 true"])
+        guard case .branch(let mayThrow) = sync.steps[3].kind, case .exit(.throw, _) = mayThrow.arms[0][0].kind else {
+            Issue.record("expected the try to be a path that throws")
+            return
+        }
         guard case .branch(let ifBranch) = sync.steps[2].kind, case .declare(let inner, _, _) = ifBranch.arms[0][0].kind
         else {
             Issue.record("expected a declaration in the if")
@@ -161,5 +166,27 @@ struct SwiftFrontEndTests {
         let file = read(source)
         #expect(file.path == "App/Uploader.swift")
         #expect(file.language == .swift)
+    }
+
+    @Test func aTryInsideDoCatchOrAsTryQuestionMarkDoesNotLeaveTheBody() throws {
+        let file = read(
+            """
+            func save() throws {
+                do {
+                    try write()
+                } catch {
+                    log(error)
+                }
+                try? write()
+                let data = try! load()
+                run { try write() }
+            }
+            """)
+        let save = try body(file, "save")
+        let leaves = save.steps.contains { step in
+            if case .branch(let branch) = step.kind, branch.conditions.isEmpty { return true }
+            return false
+        }
+        #expect(!leaves)
     }
 }
