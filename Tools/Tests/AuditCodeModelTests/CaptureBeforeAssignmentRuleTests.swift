@@ -8,7 +8,32 @@ import Testing
 struct CaptureBeforeAssignmentRuleTests {
     private func findings(_ path: String, _ source: String) -> [String] {
         let file = ModelFixture.read(path, source)
-        return ModelFixture.summary(CaptureBeforeAssignmentRule().findings(in: file), withPath: false)
+        return ModelFixture.summary(
+            CaptureBeforeAssignmentRule(index: ProjectIndex(files: [file])).findings(in: file), withPath: false)
+    }
+
+    @Test func aHandlerThatReadsTheIdentifierThroughAMethodOfItsTypeIsFollowed() {
+        #expect(
+            findings(
+                "Analytics.m",
+                """
+                @implementation Analytics
+                - (void)publishOnBackground {
+                    dispatch_async(dispatch_get_global_queue(DISPATCH_QUEUE_PRIORITY_DEFAULT, 0), ^{
+                        __weak typeof(self) weakSelf = self;
+                        weakSelf.task = [app beginBackgroundTaskWithName:@"Publish" expirationHandler:^{
+                            [weakSelf cleanUp];
+                        }];
+                        [self publish];
+                    });
+                }
+                - (void)cleanUp {
+                    [app endBackgroundTask:self.task];
+                    self.task = UIBackgroundTaskInvalid;
+                }
+                @end
+                """
+            ) == ["BT006 proven 5"])
     }
 
     @Test func aCaptureListOrABlockCopyTakesTheValueBeforeTheBeginReturns() {

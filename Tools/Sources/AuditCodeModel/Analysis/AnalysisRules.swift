@@ -21,7 +21,7 @@ public struct AnalysisRules: Sendable {
         let handlers = HandlerRules(index: index)
         var all = BeginSite.all(in: file).flatMap { handlers.findings(for: $0) }
         all += StoredIdentifierRule(index: index).findings(in: file)
-        all += CaptureBeforeAssignmentRule().findings(in: file)
+        all += CaptureBeforeAssignmentRule(index: index).findings(in: file)
         all += DoubleEndRule().findings(in: file)
         all += EarlyExitRule(index: index).findings(in: file)
         all += ExpiringActivityRule().findings(in: file)

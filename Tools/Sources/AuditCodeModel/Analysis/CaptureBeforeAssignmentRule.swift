@@ -5,20 +5,27 @@
 /// is stored only after it returns, while the handler reads it on the main thread. (In an actor the handler's read
 /// waits for the actor, so an actor's begin is not one.)
 public struct CaptureBeforeAssignmentRule: Sendable {
+    /// The project's declarations, to follow the handler into a method of the same type that reads the identifier
+    /// (`[weakSelf cleanupBackgroundTask]`); `nil`: the handler's own text only.
+    public let index: ProjectIndex?
+
     /// Creates the rule.
-    public init() {}
+    public init(index: ProjectIndex? = nil) {
+        self.index = index
+    }
 
     /// The findings for every begin in `file`.
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
             walk(
                 body.steps, offMain: nil, hopsAfterAwait: body.isAsync && body.isolation == .nonisolated,
-                language: file.language)
+                language: file.language, typeName: body.typeName)
         }
     }
 
     private func walk(
-        _ steps: [Step], offMain: String?, hopsAfterAwait: Bool = false, language: CodeFile.Language
+        _ steps: [Step], offMain: String?, hopsAfterAwait: Bool = false, language: CodeFile.Language,
+        typeName: String?
     ) -> [AnalysisFinding] {
         var found: [AnalysisFinding] = []
         var offMain = offMain
@@ -47,7 +54,7 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                         ),
                     ]
                     found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
-                } else if let offMain, handler.reads(name) {
+                } else if let offMain, handler.reads(name) || readsThroughOwnMethod(handler, name, typeName) {
                     let chain = [
                         EvidenceLink("begins a task off the main thread: \(offMain)", at: call.location),
                         EvidenceLink(
@@ -61,13 +68,26 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                 offMain = "it runs after an `await` in a nonisolated async function, on the global executor"
             }
             for (closure, reason) in Self.closures(in: step) {
-                found += walk(closure.steps, offMain: reason ?? offMain, language: language)
+                found += walk(closure.steps, offMain: reason ?? offMain, language: language, typeName: typeName)
             }
             for block in StepWalk.nestedBlocks(of: step) {
-                found += walk(block, offMain: offMain, language: language)
+                found += walk(block, offMain: offMain, language: language, typeName: typeName)
             }
         }
         return found
+    }
+
+    /// Whether the handler calls a method of its own type (on `self`, a weak copy of it, or no receiver) that reads
+    /// `name`.
+    private func readsThroughOwnMethod(_ handler: CodeBody, _ name: String, _ typeName: String?) -> Bool {
+        guard let index, let typeName else { return false }
+        return handler.calls.contains { call in
+            let receiver = call.receiver?.path ?? []
+            guard receiver.count <= 1 else { return false }
+            let labels = call.arguments.map { $0.label ?? "_" }
+            return index.methods(named: call.name, labels: labels, in: typeName).contains { $0.reads(name) }
+                || index.methods(named: call.name, in: typeName).contains { $0.reads(name) }
+        }
     }
 
     /// Whether a step suspends (`await`) outside the closures it passes.
