@@ -50,6 +50,15 @@ public struct LaunchHandlerRules: Sendable {
             findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: [register, link]))
         } else if let exit = earlyExit(in: closure.steps, task: task, typeName: body.typeName, depth: 2) {
             findings.append(AnalysisFinding(ruleID: "BT011", location: exit.location, chain: [register] + [exit]))
+        } else if !search(
+            closure.steps, for: task, typeName: body.typeName, depth: depth, skipsExpirationHandler: true,
+            followsCallbacks: false, matches: Self.completesDirectly
+        ).found {
+            // Every completion is in a callback of code whose name does not say it always calls it.
+            let link = EvidenceLink(
+                "completes `\(task)` only inside callbacks; that every path of the work calls one is not shown",
+                at: closure.location, isEstablished: false)
+            findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: [register, link]))
         }
         return findings
     }
@@ -63,7 +72,7 @@ public struct LaunchHandlerRules: Sendable {
     /// Whether `steps`, or the project code they hand `task` to, contain a step `matches` accepts.
     private func search(
         _ steps: [Step], for task: String, typeName: String?, depth: Int, skipsExpirationHandler: Bool = false,
-        matches: (Step, String) -> Bool
+        followsCallbacks: Bool = true, matches: (Step, String) -> Bool
     ) -> Search {
         var result = Search()
         var work = steps
@@ -74,7 +83,7 @@ public struct LaunchHandlerRules: Sendable {
             }
             // A completion inside the expiration handler is not a path of the work.
             if !skipsExpirationHandler || !Self.setsExpirationHandler(step, on: task) {
-                work += Self.children(of: step)
+                work += children(of: step, followsCallbacks: followsCallbacks)
             }
             for call in StepWalk.ownCalls(of: step) where depth > 0 {
                 guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
@@ -92,7 +101,8 @@ public struct LaunchHandlerRules: Sendable {
                 for declaration in declarations where declaration.parameters.indices.contains(position) {
                     let inner = search(
                         declaration.steps, for: declaration.parameters[position].name, typeName: declaration.typeName,
-                        depth: depth - 1, skipsExpirationHandler: skipsExpirationHandler, matches: matches)
+                        depth: depth - 1, skipsExpirationHandler: skipsExpirationHandler,
+                        followsCallbacks: followsCallbacks, matches: matches)
                     if inner.found { return inner }
                     result.unresolved += inner.unresolved
                 }
@@ -184,6 +194,11 @@ public struct LaunchHandlerRules: Sendable {
         return nil
     }
 
+    /// Whether `step` itself completes a task (not in a closure it passes), and is not the expiration handler's setting.
+    private static func completesDirectly(_ step: Step, _ task: String) -> Bool {
+        !setsExpirationHandler(step, on: task) && StepWalk.ownCalls(of: step).contains(where: isCompletion)
+    }
+
     /// Whether `step` completes a task, not inside the expiration handler it sets.
     private static func completesOutsideExpiration(_ step: Step, _ task: String) -> Bool {
         !setsExpirationHandler(step, on: task) && completesAny(step)
@@ -218,10 +233,13 @@ public struct LaunchHandlerRules: Sendable {
         }
     }
 
-    private static func children(of step: Step) -> [Step] {
+    /// The steps `step` holds; with `followsCallbacks` off, not those of closures passed to a call whose name does not
+    /// say when it runs them and that the project does not declare (a completion handler of another library).
+    private func children(of step: Step, followsCallbacks: Bool = true) -> [Step] {
         var steps: [Step] = []
         func closures(_ expression: CodeExpression) {
-            for call in StepWalk.calls(in: expression) {
+            for call in StepWalk.calls(in: expression)
+            where followsCallbacks || ClosureTiming(call) != .unknown || !index.bodies(named: call.name).isEmpty {
                 for case .closure(let body) in call.arguments.map(\.value) { steps += body.steps }
             }
         }
