@@ -148,6 +148,21 @@ struct LaunchHandlerRulesTests {
             ]) == ["BT011 suspected App.swift:2"])
     }
 
+    @Test func aHandlerThatCompletesBeforeItReturnsNeedsNoExpirationHandler() {
+        #expect(
+            findings([
+                "App.swift": """
+                func registerTasks() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "schedule", using: .main) { task in
+                        scheduleSync()
+                        scheduleCleanup()
+                        task.setTaskCompleted(success: true)
+                    }
+                }
+                """
+            ]) == [])
+    }
+
     @Test func aTaskHandedToCodeTheIndexCannotReadIsSuspected() {
         #expect(
             findings([

@@ -32,7 +32,9 @@ public struct LaunchHandlerRules: Sendable {
         let expiration = search(closure.steps, for: task, typeName: body.typeName, depth: depth) { step, name in
             Self.setsExpirationHandler(step, on: name)
         }
-        if !expiration.found {
+        // A handler that completes the task itself before it returns leaves nothing running to stop.
+        let completesInline = closure.steps.contains { Self.completesDirectly($0, task) }
+        if !expiration.found, !completesInline {
             let link =
                 expiration.unresolved.first
                 ?? EvidenceLink("no `expirationHandler` is set on `\(task)`", at: closure.location)
