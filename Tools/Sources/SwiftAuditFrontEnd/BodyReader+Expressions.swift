@@ -29,6 +29,10 @@ extension BodyReader {
         if let tuple = node.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
             return expression(only.expression)
         }
+        if let prefix = node.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
+            // `!expired`: the negation is kept, as a literal `!` before its operand.
+            return .other([.literal(.other("!")), expression(prefix.expression)])
+        }
         if node.is(SuperExprSyntax.self) { return .reference(["super"]) }
         if node.is(DiscardAssignmentExprSyntax.self) { return .reference(["_"]) }
         // Anything else: keep its direct sub-expressions, so that calls and closures inside are still seen.

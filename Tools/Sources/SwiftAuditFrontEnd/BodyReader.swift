@@ -51,6 +51,16 @@ struct BodyReader {
 
     private func declaration(_ node: DeclSyntax) -> [Step] {
         let at = range(of: Syntax(node))
+        if let conditional = node.as(IfConfigDeclSyntax.self) {
+            // `#if canImport(UIKit)` … `#elseif os(watchOS)` … `#endif`: a build takes one clause, so each clause is an
+            // arm, and one always runs (a build that compiles none has no task either). One clause is read inline.
+            let arms = conditional.clauses.map { clause -> [Step] in
+                guard case .statements(let items) = clause.elements else { return [] }
+                return steps(items)
+            }
+            if arms.count == 1 { return arms[0] }
+            return [Step(.branch(Step.Branch(form: .if, conditions: [], arms: arms, isExhaustive: true)), at: at)]
+        }
         if let variable = node.as(VariableDeclSyntax.self) {
             let isMutable = variable.bindingSpecifier.tokenKind == .keyword(.var)
             return variable.bindings.map { binding in

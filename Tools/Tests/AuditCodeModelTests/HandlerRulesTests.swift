@@ -183,6 +183,24 @@ struct HandlerRulesTests {
         #expect(summary(found) == [])
     }
 
+    @Test func aHandlerInsideCanImportUIKitIsRead() {
+        let found = findings([
+            "Flush.swift": """
+            func flush() async {
+                #if canImport(UIKit)
+                var id: UIBackgroundTaskIdentifier = .invalid
+                id = UIApplication.shared.beginBackgroundTask(withName: "Flush") {
+                    Task { @MainActor in UIApplication.shared.endBackgroundTask(id) }
+                }
+                await send()
+                UIApplication.shared.endBackgroundTask(id)
+                #endif
+            }
+            """
+        ])
+        #expect(summary(found) == ["BT004 proven Flush.swift:4"])
+    }
+
     @Test func aShimThatPassesItsCallersHandlerOnIsNotItsOwnBT004() {
         let found = findings([
             "Shim.swift": """

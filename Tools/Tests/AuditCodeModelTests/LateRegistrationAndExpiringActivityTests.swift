@@ -126,4 +126,26 @@ struct LateRegistrationAndExpiringActivityTests {
         ])
         #expect(files.flatMap(LateRegistrationRule(index: ProjectIndex(files: files)).findings(in:)).isEmpty)
     }
+
+    @Test func workDispatchedWhenNotExpiredInsideAnIfConfigIsFound() {
+        let files = read([
+            "Watch.swift": """
+            func sleep() {
+                #if os(iOS)
+                UIApplication.shared.endBackgroundTask(task)
+                #elseif os(watchOS)
+                ProcessInfo().performExpiringActivity(withReason: "End session") { willBeSuspended in
+                    if !willBeSuspended {
+                        queue.asyncAfter(deadline: .now() + 5) { self.endSession() }
+                    }
+                }
+                #endif
+            }
+            """
+        ])
+        #expect(
+            files.flatMap(ExpiringActivityRule().findings(in:)).map { "\($0.ruleID) \($0.location.line)" } == [
+                "BT009 5"
+            ])
+    }
 }

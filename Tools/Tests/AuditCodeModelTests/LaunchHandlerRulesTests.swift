@@ -163,6 +163,24 @@ struct LaunchHandlerRulesTests {
             ]) == [])
     }
 
+    @Test func aGuardOnAWeakSelfThatLeavesIsSuspected() {
+        #expect(
+            findings([
+                "Manager.swift": """
+                final class Manager {
+                    func register() {
+                        BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { [weak self] task in
+                            guard let self else { return }
+                            task.expirationHandler = { task.setTaskCompleted(success: false) }
+                            self.refresh()
+                            task.setTaskCompleted(success: true)
+                        }
+                    }
+                }
+                """
+            ]) == ["BT011 suspected Manager.swift:4"])
+    }
+
     @Test func aTaskHandedToCodeTheIndexCannotReadIsSuspected() {
         #expect(
             findings([

@@ -52,16 +52,16 @@ public struct ExpiringActivityRule: Sendable {
         var afterWork = afterWork
         for step in steps {
             if case .branch(let branch) = step.kind {
-                let onExpiry =
-                    expired.map { name in
-                        branch.conditions.contains { condition in
-                            if case .expression(let expression) = condition { return mentions(expression, name) }
-                            return false
-                        }
-                    } ?? false
+                // Which arm runs on expiry: the first of `if expired`, the second of `if !expired`.
+                let expiryArm = expired.flatMap { name -> Int? in
+                    for case .expression(let expression) in branch.conditions where mentions(expression, name) {
+                        return isNegation(expression) ? 1 : 0
+                    }
+                    return nil
+                }
                 for (position, arm) in branch.arms.enumerated() {
-                    // The first arm of `if expired` runs on expiry; a `guard !expired` else arm only leaves.
-                    if onExpiry, position == 0 { continue }
+                    // A `guard !expired` else arm only leaves.
+                    if branch.form != .guard, position == expiryArm { continue }
                     if let found = workDispatch(in: arm, expired: expired, afterWork: afterWork) { return found }
                 }
                 continue
@@ -87,6 +87,12 @@ public struct ExpiringActivityRule: Sendable {
         return ![
             "print", "NSLog", "os_log", "log", "debug", "info", "notice", "warning", "error", "enter", "signal",
         ].contains(call.name)
+    }
+
+    /// Whether `expression` is a negation (`!expired`).
+    private static func isNegation(_ expression: CodeExpression) -> Bool {
+        if case .other(let parts) = expression, case .literal(.other("!"))? = parts.first { return true }
+        return false
     }
 
     private static func isBranch(_ step: Step) -> Bool {

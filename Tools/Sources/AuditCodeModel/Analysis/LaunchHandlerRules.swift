@@ -50,7 +50,10 @@ public struct LaunchHandlerRules: Sendable {
                 ?? EvidenceLink(
                     "nothing completes `\(task)` but, at most, its expiration handler", at: closure.location)
             findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: [register, link]))
-        } else if let exit = earlyExit(in: closure.steps, task: task, typeName: body.typeName, depth: 2) {
+        } else if let exit = earlyExit(
+            in: closure.steps, task: task, typeName: body.typeName, depth: 2,
+            weakNames: Set(closure.captures.filter { $0.strength != .strong }.map(\.name)))
+        {
             findings.append(AnalysisFinding(ruleID: "BT011", location: exit.location, chain: [register] + [exit]))
         } else if !search(
             closure.steps, for: task, typeName: body.typeName, depth: depth, skipsExpirationHandler: true,
@@ -115,8 +118,12 @@ public struct LaunchHandlerRules: Sendable {
 
     /// The first exit of the handler's own flow before any completion of `task`; a `guard` on casting `task` to its
     /// registered type cannot fail and does not count.
-    private func earlyExit(in steps: [Step], task: String, typeName: String?, depth: Int) -> EvidenceLink? {
-        if case .exits(let link) = flow(of: steps, task: task, typeName: typeName, depth: depth) { return link }
+    private func earlyExit(
+        in steps: [Step], task: String, typeName: String?, depth: Int, weakNames: Set<String> = []
+    ) -> EvidenceLink? {
+        if case .exits(let link) = flow(of: steps, task: task, typeName: typeName, depth: depth, weakNames: weakNames) {
+            return link
+        }
         return nil
     }
 
@@ -130,7 +137,7 @@ public struct LaunchHandlerRules: Sendable {
         case continues
     }
 
-    private func flow(of steps: [Step], task: String, typeName: String?, depth: Int) -> Flow {
+    private func flow(of steps: [Step], task: String, typeName: String?, depth: Int, weakNames: Set<String>) -> Flow {
         for step in steps {
             // The task handed to a project method that owns its completion: that method's early exits count.
             if depth > 0, let exit = helperExit(of: step, task: task, typeName: typeName, depth: depth) {
@@ -149,10 +156,23 @@ public struct LaunchHandlerRules: Sendable {
                 if !castsTask,
                     branch.arms.first.map({ Self.leaves($0) && !$0.contains(where: Self.completesAny) }) == true
                 {
-                    return .exits(EvidenceLink("this guard leaves without completing `\(task)`", at: step.location))
+                    // `guard let self` of a `[weak self]`: it leaves only if the object is gone, which depends on what
+                    // keeps it alive.
+                    let bindsWeak = branch.conditions.contains { condition in
+                        guard case .binding(let name, let value) = condition else { return false }
+                        return weakNames.contains(name) || value?.path.map { weakNames.contains($0[0]) } == true
+                    }
+                    return .exits(
+                        bindsWeak
+                            ? EvidenceLink(
+                                "this guard leaves without completing `\(task)` when the weakly captured object is gone",
+                                at: step.location, isEstablished: false)
+                            : EvidenceLink("this guard leaves without completing `\(task)`", at: step.location))
                 }
             case .branch(let branch):
-                let arms = branch.arms.map { flow(of: $0, task: task, typeName: typeName, depth: depth) }
+                let arms = branch.arms.map {
+                    flow(of: $0, task: task, typeName: typeName, depth: depth, weakNames: weakNames)
+                }
                 for case .exits(let link) in arms { return .exits(link) }
                 let allComplete = arms.allSatisfy { if case .completes = $0 { true } else { false } }
                 if branch.isExhaustive, !arms.isEmpty, allComplete { return .completes }
