@@ -69,6 +69,14 @@ public enum StepWalk {
         }
     }
 
+    /// Whether `steps` (or the blocks nested in them: arms, loop bodies, `defer`, `do`) declare `name`.
+    public static func declares(_ name: String, in steps: [Step]) -> Bool {
+        steps.contains { step in
+            if case .declare(let declared, _, _) = step.kind, declared == name { return true }
+            return nestedBlocks(of: step).contains { declares(name, in: $0) }
+        }
+    }
+
     /// Every call in `expression`, the closures passed inside it included.
     public static func calls(in expression: CodeExpression) -> [CodeCall] {
         switch expression {

@@ -11,7 +11,7 @@ public struct DoubleEndRule: Sendable {
             Self.assignedBegins(in: body.steps).compactMap { name, call, handler in
                 // A local is ended only in its own body; a property anywhere in its type (in this file).
                 let scope =
-                    Self.declares(name, in: body.steps)
+                    StepWalk.declares(name, in: body.steps)
                     ? [body] : file.bodies.filter { $0.typeName == body.typeName }
                 return finding(name: name, call: call, handler: handler, scope: scope)
             }
@@ -46,14 +46,6 @@ public struct DoubleEndRule: Sendable {
     private static func isNil(_ value: CodeExpression) -> Bool {
         if case .literal(.nil) = value { return true }
         return false
-    }
-
-    /// Whether `steps` (or the blocks nested in them) declare `name`.
-    private static func declares(_ name: String, in steps: [Step]) -> Bool {
-        steps.contains { step in
-            if case .declare(let declared, _, _) = step.kind, declared == name { return true }
-            return StepWalk.nestedBlocks(of: step).contains { declares(name, in: $0) }
-        }
     }
 
     /// The begins stored in a variable or property, with the name and the handler closure.

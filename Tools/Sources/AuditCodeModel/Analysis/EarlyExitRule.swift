@@ -161,15 +161,8 @@ public struct EarlyExitRule: Sendable {
             return .ownProperty(typeName)
         }
         // A bare name the body declares is its local; any other (a global, a static) may be ended anywhere.
-        return declares(name, in: body.steps) || body.parameters.contains { $0.name == name } ? .local : .otherObject
-    }
-
-    /// Whether `steps` (or the blocks nested in them) declare `name`.
-    private static func declares(_ name: String, in steps: [Step]) -> Bool {
-        steps.contains { step in
-            if case .declare(let declared, _, _) = step.kind, declared == name { return true }
-            return StepWalk.nestedBlocks(of: step).contains { declares(name, in: $0) }
-        }
+        return StepWalk.declares(name, in: body.steps) || body.parameters.contains { $0.name == name }
+            ? .local : .otherObject
     }
 
     /// The locals `steps` declare as a copy of `name` (`let id = self.task`).

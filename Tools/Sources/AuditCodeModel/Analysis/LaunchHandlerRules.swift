@@ -92,11 +92,7 @@ public struct LaunchHandlerRules: Sendable {
             }
             for call in StepWalk.ownCalls(of: step) where depth > 0 {
                 guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
-                let labels = call.arguments.map { $0.label ?? "_" }
-                let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
-                var declarations =
-                    onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
-                if declarations.isEmpty { declarations = index.bodies(named: call.name, labels: labels) }
+                let declarations = self.declarations(of: call, in: typeName)
                 if declarations.isEmpty {
                     result.unresolved.append(
                         EvidenceLink(
@@ -190,16 +186,21 @@ public struct LaunchHandlerRules: Sendable {
         return false
     }
 
+    /// The project's declarations `call` resolves to: a method of `typeName` (or a superclass) for a call on `self`,
+    /// else any body of that name and labels.
+    private func declarations(of call: CodeCall, in typeName: String?) -> [CodeBody] {
+        let labels = call.arguments.map { $0.label ?? "_" }
+        let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
+        let methods = onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
+        return methods.isEmpty ? index.bodies(named: call.name, labels: labels) : methods
+    }
+
     /// The first early exit of a project method `step` hands `task` to, when that method completes it.
     private func helperExit(of step: Step, task: String, typeName: String?, depth: Int) -> EvidenceLink? {
         for call in StepWalk.ownCalls(of: step) {
             guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
-            let labels = call.arguments.map { $0.label ?? "_" }
-            let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
-            var declarations =
-                onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
-            if declarations.isEmpty { declarations = index.bodies(named: call.name, labels: labels) }
-            for declaration in declarations where declaration.parameters.indices.contains(position) {
+            for declaration in declarations(of: call, in: typeName)
+            where declaration.parameters.indices.contains(position) {
                 let parameter = declaration.parameters[position].name
                 let owns = search(
                     declaration.steps, for: parameter, typeName: declaration.typeName, depth: 0,
