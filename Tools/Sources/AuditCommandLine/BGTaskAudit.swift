@@ -22,7 +22,8 @@ public enum BGTaskAudit {
                                 [BTnnn] message` line per finding and a summary line; sarif: a
                                 SARIF 2.1.0 log for code-scanning services).
           --fail-on SEVERITY    Exit with status 1 when a finding is at or above SEVERITY:
-                                note, warning (default), error, or never.
+                                note, warning (default), error, or never. A
+                                suspected finding counts as a note.
           --as-warnings         Print error findings as warnings, the rule's severity in the
                                 message (what the build-tool plugin does: a build lists them
                                 and never counts them as errors).

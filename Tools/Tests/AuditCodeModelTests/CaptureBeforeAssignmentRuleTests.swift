@@ -74,7 +74,7 @@ struct CaptureBeforeAssignmentRuleTests {
                 """
                 final class Sync {
                     var task = UIBackgroundTaskIdentifier.invalid
-                    func onMain() {
+                    @MainActor func onMain() {
                         task = UIApplication.shared.beginBackgroundTask(withName: "Main") {
                             UIApplication.shared.endBackgroundTask(self.task)
                         }
@@ -105,5 +105,35 @@ struct CaptureBeforeAssignmentRuleTests {
                     }
                 }
                 """) == ["BT006 proven 10", "BT006 proven 20"])
+    }
+
+    @Test func aBeginOnAThreadTheProjectDoesNotShowIsSuspectedAndOneEveryCallerRunsOnMainIsNot() {
+        #expect(
+            findings(
+                "Upload.swift",
+                """
+                final class Upload {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    func start() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Upload") {
+                            UIApplication.shared.endBackgroundTask(self.task)
+                        }
+                    }
+                    func startOnQueue() {
+                        queue.async { self.start() }
+                    }
+                }
+                final class Sender {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    func send() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Send") {
+                            UIApplication.shared.endBackgroundTask(self.task)
+                        }
+                    }
+                    func applicationDidEnterBackground(_ application: UIApplication) {
+                        send()
+                    }
+                }
+                """) == ["BT006 suspected 4"])
     }
 }

@@ -136,4 +136,85 @@ struct DoubleEndRuleTests {
                 }
                 """) == [])
     }
+
+    /// With the project index: a check-end-reset in the handler and another end on another thread.
+    private func raced(_ path: String, _ source: String) -> [String] {
+        let file = ModelFixture.read(path, source)
+        return ModelFixture.summary(
+            DoubleEndRule(index: ProjectIndex(files: [file])).findings(in: file), withPath: false)
+    }
+
+    @Test func aCheckEndResetRacedFromATaskOffMainIsProvenAndOneOnAQueueIsSuspected() {
+        #expect(
+            raced(
+                "ScreenLocker.swift",
+                """
+                final class ScreenLocker {
+                    var taskID: UIBackgroundTaskIdentifier = .invalid
+                    func applicationDidEnterBackground() {
+                        taskID = UIApplication.shared.beginBackgroundTask(withName: "Network") {
+                            UIApplication.shared.endBackgroundTask(self.taskID)
+                            self.taskID = .invalid
+                        }
+                        Task {
+                            await self.pauseNetworks()
+                            guard self.taskID != .invalid else { return }
+                            UIApplication.shared.endBackgroundTask(self.taskID)
+                            self.taskID = .invalid
+                        }
+                    }
+                }
+                """) == ["BT007 proven 4"])
+        #expect(
+            raced(
+                "Tracker.swift",
+                """
+                final class Tracker: UIViewController {
+                    var taskID: UIBackgroundTaskIdentifier = .invalid
+                    func start() {
+                        taskID = UIApplication.shared.beginBackgroundTask(withName: "Track") { self.stop() }
+                        queue.async { self.send { self.stop() } }
+                    }
+                    func stop() {
+                        guard taskID != .invalid else { return }
+                        UIApplication.shared.endBackgroundTask(taskID)
+                        taskID = .invalid
+                    }
+                }
+                """) == ["BT007 suspected 4"])
+    }
+
+    @Test func aLockOrEndsAllOnTheMainThreadLeaveTheCheckEndResetSafe() {
+        #expect(
+            raced(
+                "Tracker.swift",
+                """
+                final class Tracker {
+                    var taskID: UIBackgroundTaskIdentifier = .invalid
+                    func start() {
+                        taskID = UIApplication.shared.beginBackgroundTask(withName: "Track") { self.stop() }
+                        DispatchQueue.global().async { self.work(); self.stop() }
+                    }
+                    func stop() {
+                        lock.lock()
+                        defer { lock.unlock() }
+                        guard taskID != .invalid else { return }
+                        UIApplication.shared.endBackgroundTask(taskID)
+                        taskID = .invalid
+                    }
+                }
+                final class Saver {
+                    var taskID: UIBackgroundTaskIdentifier = .invalid
+                    func start() {
+                        taskID = UIApplication.shared.beginBackgroundTask(withName: "Save") { self.stop() }
+                        save { DispatchQueue.main.async { self.stop() } }
+                    }
+                    func stop() {
+                        guard taskID != .invalid else { return }
+                        UIApplication.shared.endBackgroundTask(taskID)
+                        taskID = .invalid
+                    }
+                }
+                """) == [])
+    }
 }

@@ -128,7 +128,8 @@ struct ObjectiveCFrontEndTests {
             default: "other"
             }
         }
-        #expect(kinds == ["evaluate", "endBackgroundTask", "assign [\"self\", \"task\"]"])
+        // The lock is kept as a call named `synchronized`, its body read inline after it.
+        #expect(kinds == ["synchronized", "endBackgroundTask", "assign [\"self\", \"task\"]"])
     }
 
     @Test func cFunctionsSwitchesAndTryAreRead() throws {

@@ -22,10 +22,12 @@ public struct AnalysisRules: Sendable {
         var all = BeginSite.all(in: file).flatMap { handlers.findings(for: $0) }
         all += StoredIdentifierRule(index: index).findings(in: file)
         all += CaptureBeforeAssignmentRule(index: index).findings(in: file)
-        all += DoubleEndRule().findings(in: file)
+        all += DoubleEndRule(index: index).findings(in: file)
         all += EarlyExitRule(index: index).findings(in: file)
+        all += CallbackEndRule(index: index).findings(in: file)
         all += ExpiringActivityRule().findings(in: file)
         all += LaunchHandlerRules(index: index).findings(in: file)
+        all += DoubleCompletionRule(index: index).findings(in: file)
         all += LateRegistrationRule(index: index).findings(in: file)
         var seen: Set<String> = []
         var kept: [AnalysisFinding] = []

@@ -19,14 +19,15 @@ public struct CaptureBeforeAssignmentRule: Sendable {
         file.bodies.flatMap { body in
             walk(
                 body.steps, offMain: nil, hopsAfterAwait: body.isAsync && body.isolation == .nonisolated,
-                language: file.language, typeName: body.typeName)
+                language: file.language, body: body)
         }
     }
 
     private func walk(
         _ steps: [Step], offMain: String?, hopsAfterAwait: Bool = false, language: CodeFile.Language,
-        typeName: String?
+        body: CodeBody
     ) -> [AnalysisFinding] {
+        let typeName = body.typeName
         var found: [AnalysisFinding] = []
         var offMain = offMain
         for step in steps {
@@ -54,9 +55,11 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                         ),
                     ]
                     found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
-                } else if let offMain, handler.reads(name) || readsThroughOwnMethod(handler, name, typeName) {
+                } else if handler.reads(name) || readsThroughOwnMethod(handler, name, typeName),
+                    let thread = offMainLink(call, in: body, offMain: offMain)
+                {
                     let chain = [
-                        EvidenceLink("begins a task off the main thread: \(offMain)", at: call.location),
+                        thread,
                         EvidenceLink(
                             "stores it in `\(name)` only after the begin returns, while the handler may already run "
                                 + "on the main thread and read `\(name)` unset", at: handler.location),
@@ -68,13 +71,33 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                 offMain = "it runs after an `await` in a nonisolated async function, on the global executor"
             }
             for (closure, reason) in Self.closures(in: step) {
-                found += walk(closure.steps, offMain: reason ?? offMain, language: language, typeName: typeName)
+                found += walk(closure.steps, offMain: reason ?? offMain, language: language, body: body)
             }
             for block in StepWalk.nestedBlocks(of: step) {
-                found += walk(block, offMain: offMain, language: language, typeName: typeName)
+                found += walk(block, offMain: offMain, language: language, body: body)
             }
         }
         return found
+    }
+
+    /// The link that says the begin runs off the main thread: shown by the closure it is in (`offMain`) or by
+    /// ``ThreadResolver``; not established when the thread is not shown; `nil` when the begin runs on the main thread,
+    /// where the handler cannot run before the identifier is stored.
+    private func offMainLink(_ call: CodeCall, in body: CodeBody, offMain: String?) -> EvidenceLink? {
+        if let offMain { return EvidenceLink("begins a task off the main thread: \(offMain)", at: call.location) }
+        // In an actor the handler's read waits for the actor, so the identifier is stored before it can be read.
+        guard let index, body.isolation == .unstated || body.isolation == .nonisolated else { return nil }
+        if let type = body.typeName, index.types(named: type).contains(where: { $0.kind == .actor }) { return nil }
+        switch ThreadResolver(index: index).runsOn(call, in: body) {
+        case .main: return nil
+        case .offMain(let reason, let isShown):
+            return EvidenceLink(
+                "begins a task off the main thread: \(reason)", at: call.location, isEstablished: isShown)
+        case .unknown:
+            return EvidenceLink(
+                "begins a task on a thread the project does not show: if it is not the main thread, the handler can "
+                    + "run before the identifier is stored", at: call.location, isEstablished: false)
+        }
     }
 
     /// Whether the handler calls a method of its own type (on `self`, a weak copy of it, or no receiver) that reads

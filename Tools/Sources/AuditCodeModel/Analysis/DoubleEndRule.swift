@@ -1,19 +1,30 @@
 /// BT007 over the code model: the same task ended twice. Proven when the expiration handler ends the identifier's
 /// variable without resetting it and another path of the same file ends that variable too: after the handler ran,
-/// the other end ends the task a second time (or, if the identifier was reused, somebody else's task).
+/// the other end ends the task a second time (or, if the identifier was reused, somebody else's task). When the
+/// handler's end path resets the variable (check, end, reset), a second end is still possible when another end runs
+/// on another thread with no lock: proven when ``ThreadResolver`` shows that end off the main thread, suspected when
+/// the thread is not shown.
 public struct DoubleEndRule: Sendable {
+    /// The project's declarations, to follow the handler into its type's methods and the other end to its thread;
+    /// `nil`: one file's text only.
+    public let index: ProjectIndex?
+
     /// Creates the rule.
-    public init() {}
+    public init(index: ProjectIndex? = nil) {
+        self.index = index
+    }
 
     /// The findings for every begin in `file` whose identifier is kept in a variable.
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
             Self.assignedBegins(in: body.steps).compactMap { name, call, handler in
-                // A local is ended only in its own body; a property anywhere in its type (in this file).
+                // A local is ended only in its own body; a property anywhere in its type.
+                let isLocal = StepWalk.declares(name, in: body.steps)
+                let typeBodies = index.flatMap { index in body.typeName.map { index.bodies(inType: $0) } }
                 let scope =
-                    StepWalk.declares(name, in: body.steps)
-                    ? [body] : file.bodies.filter { $0.typeName == body.typeName }
+                    isLocal ? [body] : typeBodies ?? file.bodies.filter { $0.typeName == body.typeName }
                 return finding(name: name, call: call, handler: handler, scope: scope)
+                    ?? race(name: name, call: call, handler: handler, in: body, scope: scope)
             }
         }
     }
@@ -29,7 +40,7 @@ public struct DoubleEndRule: Sendable {
         // A handler that cancels the work first (`operation.cancel()`, `subscription?.cancel()`) may keep the work's
         // end from running: whether it does depends on code the audit does not read.
         let cancelsWork = handlerCalls.contains { handlerCall in
-            ["cancel", "invalidate", "stop", "cancelAllOperations"].contains(handlerCall.name)
+            Self.cancelNames.contains(handlerCall.name)
                 && handlerCall.location.line <= handlerEnd.location.line
         }
         let chain = [
@@ -42,6 +53,78 @@ public struct DoubleEndRule: Sendable {
         ]
         return AnalysisFinding(ruleID: "BT007", location: other.location, chain: chain)
     }
+
+    /// Calls that stop work (`operation.cancel()`, `timer.invalidate()`): a handler that makes one may keep the work's
+    /// own end from running.
+    static let cancelNames: Set<String> = ["cancel", "invalidate", "stop", "cancelAllOperations"]
+
+    /// A check-end-reset on the main thread in the handler (directly or through a method of its type) and another end
+    /// of the same variable on a thread that is not shown to be the main thread, with no lock on either side.
+    private func race(
+        name: String, call: CodeCall, handler: CodeBody, in body: CodeBody, scope: [CodeBody]
+    ) -> AnalysisFinding? {
+        guard let index else { return nil }
+        // The handler's end: direct, or a method of the type that ends the variable.
+        let endingMethods = scope.filter { method in
+            method.kind != .closure && method.name != nil && method.calls.contains { Self.ends($0, name) }
+        }
+        let endingNames = Set(endingMethods.compactMap(\.name))
+        let handlerEnd = handler.calls.first { Self.ends($0, name) || Self.callsOwn($0, endingNames) }
+        guard let handlerEnd, !Self.locks(handler.calls) else { return nil }
+        // The methods the handler ends through: their own ends are counted where they are called.
+        let handlerMethods = endingMethods.filter { method in
+            handler.calls.contains { Self.callsOwn($0, [method.name ?? ""]) }
+        }
+        if handlerMethods.contains(where: { Self.locks($0.calls) }) { return nil }
+        let resolver = ThreadResolver(index: index)
+        for other in scope {
+            for end in other.calls
+            where Self.ends(end, name) || Self.callsOwn(end, Set(handlerMethods.compactMap(\.name))) {
+                guard !handler.location.contains(line: end.location.line),
+                    !(Self.ends(end, name) && handlerMethods.contains { $0 === other }),
+                    !Self.locks(other.calls)
+                else { continue }
+                let thread: EvidenceLink
+                switch resolver.runsOn(end, in: other) {
+                case .main: continue
+                case .offMain(let reason, let isShown):
+                    thread = EvidenceLink(
+                        "this ends `\(name)` too, off the main thread (\(reason)), with no lock: both can pass the check "
+                            + "before either resets it, and the task is ended twice", at: end.location,
+                        isEstablished: isShown)
+                case .unknown:
+                    thread = EvidenceLink(
+                        "this ends `\(name)` too, on a thread the project does not show, with no lock: if it is not the "
+                            + "main thread, both can pass the check and end the task twice", at: end.location,
+                        isEstablished: false)
+                }
+                let chain = [
+                    EvidenceLink("begins a task kept in `\(name)`", at: call.location),
+                    EvidenceLink("the handler ends `\(name)` on the main thread", at: handlerEnd.location),
+                    thread,
+                ]
+                return AnalysisFinding(ruleID: "BT007", location: call.location, chain: chain)
+            }
+        }
+        return nil
+    }
+
+    /// Whether `call` is a call on `self` (or no receiver) of one of `names`.
+    private static func callsOwn(_ call: CodeCall, _ names: Set<String>) -> Bool {
+        guard names.contains(call.name) else { return false }
+        guard let path = call.receiver?.path else { return call.receiver == nil }
+        return path.count == 1
+    }
+
+    /// Whether `calls` take a lock (`lock()`, `withLock`, `@synchronized`, a queue's `sync`).
+    private static func locks(_ calls: [CodeCall]) -> Bool {
+        calls.contains { lockNames.contains($0.name) }
+    }
+
+    private static let lockNames: Set<String> = [
+        "lock", "withLock", "withLockedValue", "synchronized", "os_unfair_lock_lock", "pthread_mutex_lock", "sync",
+        "dispatch_sync", "withCriticalRegion", "dispatch_semaphore_wait",
+    ]
 
     private static func isNil(_ value: CodeExpression) -> Bool {
         if case .literal(.nil) = value { return true }

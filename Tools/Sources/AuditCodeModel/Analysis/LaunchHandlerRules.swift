@@ -188,7 +188,7 @@ public struct LaunchHandlerRules: Sendable {
 
     /// The project's declarations `call` resolves to: a method of `typeName` (or a superclass) for a call on `self`,
     /// else any body of that name and labels.
-    private func declarations(of call: CodeCall, in typeName: String?) -> [CodeBody] {
+    func declarations(of call: CodeCall, in typeName: String?) -> [CodeBody] {
         let labels = call.arguments.map { $0.label ?? "_" }
         let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
         let methods = onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []

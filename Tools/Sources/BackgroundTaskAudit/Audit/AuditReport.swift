@@ -49,11 +49,12 @@ public struct AuditReport: Sendable {
         findings.count { $0.severity == severity }
     }
 
-    /// Whether any finding is at or above `severity`: what `--fail-on` checks.
+    /// Whether any finding is at or above `severity`: what `--fail-on` checks. A suspected finding counts as a note.
     ///
     /// - Parameter severity: The threshold.
     /// - Returns: `true` when the audit should fail.
     public func hasFindings(atOrAbove severity: Severity) -> Bool {
-        findings.contains { $0.severity >= severity }
+        // A suspected finding counts as a note, whatever its rule's severity (as in SARIF).
+        findings.contains { ($0.certainty == .suspected ? .note : $0.severity) >= severity }
     }
 }

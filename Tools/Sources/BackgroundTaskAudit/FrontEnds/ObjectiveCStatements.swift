@@ -73,7 +73,14 @@ struct ObjectiveCStatements {
             var next = index + 1
             var lead: [Step] = []
             if token.text == "@synchronized", let close = parenthesis(after: index) {
-                lead = [Step(.evaluate(expression(from: index + 2, to: close)), at: at)]
+                // Kept as a call named `synchronized`, so that the rules see the lock.
+                let object = CodeCall.Argument(label: nil, value: expression(from: index + 2, to: close))
+                lead = [
+                    Step(
+                        .evaluate(
+                            .call(CodeCall(receiver: nil, name: "synchronized", arguments: [object], location: at))),
+                        at: at)
+                ]
                 next = close + 1
             }
             let (body, after) = statement(at: next, end: end)

@@ -1,0 +1,234 @@
+/// BT008 for a task whose end is inside a callback: the begin's body ends the task only in a closure it passes to
+/// other code, and a path never reaches that end. Proven when the path is in code the index reads: the callback
+/// returns before the end (`if (interrupted) return;`), or the project method it is passed to returns without
+/// calling it (`guard canSynchronize else { return }`). Suspected when the callback is passed to code the index
+/// cannot read and whose name does not say when it runs it: that every path calls it is not shown.
+public struct CallbackEndRule: Sendable {
+    /// The project's declarations.
+    public let index: ProjectIndex
+
+    /// Creates the rule over `index`.
+    public init(index: ProjectIndex) {
+        self.index = index
+    }
+
+    /// The findings for every begin in `file` whose identifier is kept in a variable.
+    public func findings(in file: CodeFile) -> [AnalysisFinding] {
+        file.bodies.flatMap { body in
+            Self.begins(in: body.steps).compactMap { name, begin in finding(name: name, begin: begin, in: body) }
+        }
+    }
+
+    private func finding(name: String, begin: CodeCall, in body: CodeBody) -> AnalysisFinding? {
+        let handler = begin.closures.first?.location
+        let ends = Self.ends(of: name, in: body.steps, chain: []).filter { end in
+            !(handler.map { $0.contains(line: end.call.location.line) } ?? false)
+        }
+        // Only ends inside callbacks; a direct end is ``EarlyExitRule``'s to check.
+        guard !ends.isEmpty, ends.allSatisfy({ !$0.chain.isEmpty }) else { return nil }
+        // A property another method of the type also ends (on the return to the foreground, say) is not lost here.
+        if !StepWalk.declares(name, in: body.steps), let type = body.typeName,
+            index.bodies(inType: type).contains(where: { other in
+                other !== body && other.kind != .closure
+                    && other.calls.contains { call in
+                        if case .end(let argument) = SystemCall(call) {
+                            return EarlyExitRule.sameIdentifier(argument?.path?.last, name)
+                        }
+                        return false
+                    }
+            })
+        {
+            return nil
+        }
+        let beginLink = EvidenceLink("begins a background task kept in `\(name)`", at: begin.location)
+        var suspected: AnalysisFinding?
+        for end in ends {
+            // The closures around the begin itself are not callbacks of the task.
+            for (call, closure) in end.chain where !closure.location.contains(line: begin.location.line) {
+                // The callback returns before it reaches the end.
+                let weakNames = Set(closure.captures.filter { $0.strength != .strong }.map(\.name))
+                if let (exit, onWeak) = Self.exitBeforeEnd(in: closure.steps, name: name, weakNames: weakNames) {
+                    let link = EvidenceLink(
+                        "the callback of `\(call.name)` returns here before it ends `\(name)`"
+                            + (onWeak ? " when the weakly captured object is gone" : "") + ": the task is never ended",
+                        at: exit, isEstablished: !onWeak)
+                    return AnalysisFinding(ruleID: "BT008", location: exit, chain: [beginLink, link])
+                }
+                let declarations = callees(of: call, in: body.typeName)
+                for declaration in declarations {
+                    guard let parameter = parameter(receiving: closure, of: call, in: declaration),
+                        let (exit, _) = Self.exitWithoutCalling(parameter, in: declaration.steps)
+                    else { continue }
+                    let link = EvidenceLink(
+                        "ends `\(name)` only when `\(call.name)` calls back", at: end.call.location)
+                    let leave = EvidenceLink(
+                        "`\(declaration.name ?? call.name)` returns here without calling `\(parameter)`: the task is "
+                            + "never ended", at: exit)
+                    return AnalysisFinding(ruleID: "BT008", location: begin.location, chain: [beginLink, link, leave])
+                }
+                if declarations.isEmpty, ClosureTiming(call) == .unknown, suspected == nil {
+                    let link = EvidenceLink(
+                        "ends `\(name)` only in a callback of `\(call.name)`, code the index cannot read: that every "
+                            + "path of it calls back is not shown", at: end.call.location, isEstablished: false)
+                    suspected = AnalysisFinding(ruleID: "BT008", location: begin.location, chain: [beginLink, link])
+                }
+            }
+        }
+        return suspected
+    }
+
+    /// An end of `name` and the calls (with the closure passed to each) it is inside, outermost first.
+    private struct End {
+        var call: CodeCall
+        var chain: [(CodeCall, CodeBody)]
+    }
+
+    private static func ends(of name: String, in steps: [Step], chain: [(CodeCall, CodeBody)]) -> [End] {
+        var found: [End] = []
+        for step in steps {
+            for call in StepWalk.ownCalls(of: step) {
+                if case .end(let argument) = SystemCall(call),
+                    EarlyExitRule.sameIdentifier(argument?.path?.last, name)
+                {
+                    found.append(End(call: call, chain: chain))
+                }
+                if case .begin = SystemCall(call) { continue }
+                for closure in call.closures {
+                    found += ends(of: name, in: closure.steps, chain: chain + [(call, closure)])
+                }
+            }
+            for block in StepWalk.nestedBlocks(of: step) { found += ends(of: name, in: block, chain: chain) }
+        }
+        return found
+    }
+
+    /// The project's declarations a call resolves to: by name and labels, else by name where a trailing closure's
+    /// missing label is the only difference.
+    private func callees(of call: CodeCall, in typeName: String?) -> [CodeBody] {
+        let labels = call.arguments.map { $0.label ?? "_" }
+        // A call on `self` is the type's own method (or a superclass's), not another type's of the same name.
+        let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
+        let candidates =
+            onSelf
+            ? typeName.map { index.methods(named: call.name, in: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+                ?? index.bodies(named: call.name)
+            : index.bodies(named: call.name)
+        let exact = candidates.filter { $0.kind != .closure && $0.labels == labels }
+        if !exact.isEmpty { return exact }
+        return candidates.filter { body in
+            body.kind != .closure && body.labels.count == labels.count
+                && zip(body.labels, labels).enumerated().allSatisfy { position, pair in
+                    pair.0 == pair.1 || (position == labels.count - 1 && pair.1 == "_")
+                }
+        }
+    }
+
+    /// The name `declaration` gives the parameter `closure` is passed as.
+    private func parameter(receiving closure: CodeBody, of call: CodeCall, in declaration: CodeBody) -> String? {
+        guard
+            let position = call.arguments.firstIndex(where: { argument in
+                if case .closure(let passed) = argument.value { return passed === closure }
+                return false
+            }), declaration.parameters.indices.contains(position)
+        else { return nil }
+        return declaration.parameters[position].name
+    }
+
+    /// The first `return` or `throw` reached before the steps end `name` (in any closure they pass included), and
+    /// whether it is a `guard` that leaves when a weakly captured object is gone.
+    private static func exitBeforeEnd(
+        in steps: [Step], name: String, weakNames: Set<String>
+    ) -> (CodeRange, onWeak: Bool)? {
+        firstExit(in: steps, weakNames: weakNames, checkedName: name) { step in
+            StepWalk.calls(in: [step]).contains { call in
+                if case .end(let argument) = SystemCall(call) {
+                    return EarlyExitRule.sameIdentifier(argument?.path?.last, name)
+                }
+                return false
+            }
+        }
+    }
+
+    /// The first `return` or `throw` of a method reached before it calls `parameter`, passes it on or stores it.
+    private static func exitWithoutCalling(_ parameter: String, in steps: [Step]) -> (CodeRange, onWeak: Bool)? {
+        firstExit(in: steps, weakNames: []) { step in
+            if case .assign(_, let value) = step.kind, value.mentions(parameter) { return true }
+            if case .declare(_, _, let value?) = step.kind, value.mentions(parameter) { return true }
+            return StepWalk.calls(in: [step]).contains { call in
+                call.name == parameter || call.arguments.contains { $0.value.mentions(parameter) }
+                    || call.receiver?.mentions(parameter) == true
+            }
+        }
+    }
+
+    /// The first exit in `steps` reached before a step `handles` accepts, and whether it is the `else` of a `guard`
+    /// that binds one of `weakNames`; `nil` when every path handles first or falls off the end. A branch's arms are
+    /// followed; a loop's body is not.
+    private static func firstExit(
+        in steps: [Step], weakNames: Set<String>, checkedName: String? = nil, handles: (Step) -> Bool
+    ) -> (CodeRange, onWeak: Bool)? {
+        for step in steps {
+            // A branch is judged by its arms, not as a whole.
+            if case .branch = step.kind {} else if handles(step) { return nil }
+            switch step.kind {
+            case .exit(.return, _), .exit(.throw, _):
+                return (step.location, false)
+            case .branch(let branch):
+                // An exit under a check of the identifier (`guard id != .invalid`) leaves when it is already ended.
+                if let name = checkedName,
+                    branch.conditions.contains(where: { condition in
+                        switch condition {
+                        case .expression(let expression): expression.mentions(name)
+                        case .binding(_, let value): value?.mentions(name) ?? false
+                        }
+                    })
+                {
+                    continue
+                }
+                let bindsWeak =
+                    branch.form == .guard
+                    && branch.conditions.contains { condition in
+                        guard case .binding(let bound, let value) = condition else { return false }
+                        return weakNames.contains(bound) || value?.path.map { weakNames.contains($0[0]) } == true
+                    }
+                var allHandle = branch.isExhaustive
+                for arm in branch.arms {
+                    if let (exit, onWeak) = firstExit(
+                        in: arm, weakNames: weakNames, checkedName: checkedName, handles: handles)
+                    {
+                        return (exit, onWeak || bindsWeak)
+                    }
+                    if !arm.contains(where: handles) { allHandle = false }
+                }
+                if allHandle { return nil }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
+    /// The begins in `steps` (nested blocks and closures included) kept in a variable: the name and the call.
+    private static func begins(in steps: [Step]) -> [(String, CodeCall)] {
+        var found: [(String, CodeCall)] = []
+        for step in steps {
+            var stored: (String, CodeExpression)?
+            switch step.kind {
+            case .assign(let target, let value): stored = target.path?.last.map { ($0, value) }
+            case .declare(let name, _, .some(let value)): stored = (name, value)
+            default: break
+            }
+            if let (name, value) = stored,
+                let call = value.calls.first(where: { if case .begin = SystemCall($0) { true } else { false } })
+            {
+                found.append((name, call))
+            }
+            for block in StepWalk.nestedBlocks(of: step) { found += begins(in: block) }
+            for call in StepWalk.ownCalls(of: step) {
+                if case .begin = SystemCall(call) { continue }
+                for closure in call.closures { found += begins(in: closure.steps) }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,146 @@
+/// BT007 for `BGTaskScheduler` tasks: the expiration handler calls `setTaskCompleted` and the work calls it again
+/// when it finishes, with no flag between them. Followed through the project methods the task is handed to, like
+/// ``LaunchHandlerRules``. Proven when the expiration handler completes the task without cancelling anything first;
+/// suspected when it cancels the work (`operation.cancel()`), which may or may not keep the work's completion from
+/// running.
+public struct DoubleCompletionRule: Sendable {
+    /// The project's declarations.
+    public let index: ProjectIndex
+    /// How deep calls are followed.
+    public var depth = 3
+
+    /// Creates the rule over `index`.
+    public init(index: ProjectIndex) {
+        self.index = index
+    }
+
+    /// The findings for every registration in `file`.
+    public func findings(in file: CodeFile) -> [AnalysisFinding] {
+        file.bodies.flatMap { body in
+            body.calls.compactMap { call -> AnalysisFinding? in
+                guard case .register(_, .closure(let closure)) = SystemCall(call),
+                    let task = closure.parameters.first?.name
+                else { return nil }
+                var reached = Reached()
+                collect(closure.steps, task: task, typeName: body.typeName, depth: depth, into: &reached)
+                return finding(register: call, reached: reached)
+            }
+        }
+    }
+
+    /// What the launch handler and the code it hands the task to do with it.
+    private struct Reached {
+        /// The expiration handlers set on the task.
+        var expirationHandlers: [CodeBody] = []
+        /// The completions outside them.
+        var completions: [CodeCall] = []
+        /// Every name read in a condition outside them.
+        var conditionNames: Set<String> = []
+        /// The bodies already followed.
+        var followed: Set<String> = []
+    }
+
+    private func finding(register: CodeCall, reached: Reached) -> AnalysisFinding? {
+        guard
+            let (handler, handlerCompletion) = reached.expirationHandlers.lazy.compactMap({ handler in
+                handler.calls.first(where: Self.isCompletion).map { (handler, $0) }
+            }).first,
+            let workCompletion = reached.completions.first
+        else { return nil }
+        // A flag the handler sets and the work checks (`expired = true` … `if !expired`) keeps the second completion
+        // from running.
+        if handler.assignedNames.contains(where: reached.conditionNames.contains) { return nil }
+        // A cancel anywhere in the handler (it runs to its end before the work's next step is known).
+        let cancelsWork = handler.calls.contains { DoubleEndRule.cancelNames.contains($0.name) }
+        let chain = [
+            EvidenceLink("registers a launch handler", at: register.location),
+            EvidenceLink("the expiration handler calls `setTaskCompleted`", at: handlerCompletion.location),
+            EvidenceLink(
+                "the work calls `setTaskCompleted` again when it finishes after the handler ran, with no flag between "
+                    + "them" + (cancelsWork ? " (unless the handler's cancel keeps the work from finishing)" : ""),
+                at: workCompletion.location, isEstablished: !cancelsWork),
+        ]
+        return AnalysisFinding(ruleID: "BT007", location: register.location, chain: chain)
+    }
+
+    /// Reads `steps` for the expiration handlers set on `task`, the completions outside them and the conditions,
+    /// following the project methods `task` is handed to.
+    private func collect(_ steps: [Step], task: String, typeName: String?, depth: Int, into reached: inout Reached) {
+        for step in steps {
+            if case .assign(let target, .closure(let handler)) = step.kind, target.path?.last == "expirationHandler" {
+                reached.expirationHandlers.append(handler)
+                continue
+            }
+            if let handler = StepWalk.ownCalls(of: step).first(where: { $0.name == "setExpirationHandler" })?
+                .closures.first
+            {
+                reached.expirationHandlers.append(handler)
+                continue
+            }
+            if case .branch(let branch) = step.kind {
+                for case .expression(let condition) in branch.conditions {
+                    reached.conditionNames.formUnion(condition.names)
+                }
+            }
+            if case .loop(let conditions, _) = step.kind {
+                for condition in conditions { reached.conditionNames.formUnion(condition.names) }
+            }
+            for call in StepWalk.ownCalls(of: step) {
+                if Self.isCompletion(call) { reached.completions.append(call) }
+                guard depth > 0,
+                    let position = call.arguments.firstIndex(where: { $0.value.path?.first == task })
+                else { continue }
+                for declaration in LaunchHandlerRules(index: index).declarations(of: call, in: typeName)
+                where declaration.parameters.indices.contains(position) {
+                    let key = "\(declaration.location.path):\(declaration.location.line)"
+                    guard reached.followed.insert(key).inserted else { continue }
+                    collect(
+                        declaration.steps, task: declaration.parameters[position].name,
+                        typeName: declaration.typeName, depth: depth - 1, into: &reached)
+                }
+            }
+            for block in StepWalk.nestedBlocks(of: step) {
+                collect(block, task: task, typeName: typeName, depth: depth, into: &reached)
+            }
+            for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) {
+                collect(closure.steps, task: task, typeName: typeName, depth: depth, into: &reached)
+            }
+        }
+    }
+
+    private static func isCompletion(_ call: CodeCall) -> Bool {
+        if case .setTaskCompleted = SystemCall(call) { return true }
+        return false
+    }
+}
+
+extension CodeBody {
+    /// The last part of every variable or property the body (its closures included) assigns.
+    var assignedNames: Set<String> {
+        var names: Set<String> = []
+        func visit(_ steps: [Step]) {
+            for step in steps {
+                if case .assign(let target, _) = step.kind, let name = target.path?.last { names.insert(name) }
+                for block in StepWalk.nestedBlocks(of: step) { visit(block) }
+                for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) { visit(closure.steps) }
+            }
+        }
+        visit(steps)
+        return names
+    }
+}
+
+extension CodeExpression {
+    /// Every name the expression reads: each part of each reference path, and those of the calls' receivers and
+    /// arguments (closures not included).
+    var names: Set<String> {
+        switch self {
+        case .reference(let path): Set(path)
+        case .call(let call):
+            call.arguments.reduce(into: call.receiver?.names ?? []) { $0.formUnion($1.value.names) }.union([call.name])
+        case .await(let inner): inner.names
+        case .other(let parts): parts.reduce(into: []) { $0.formUnion($1.names) }
+        case .closure, .literal: []
+        }
+    }
+}

@@ -1,0 +1,188 @@
+/// Where a piece of code runs, as far as the project shows: on the main thread, off it, or not known.
+public enum RunsOn: Sendable, Equatable {
+    /// On the main thread, and why (`@MainActor`, a `DispatchQueue.main` closure, a life-cycle method).
+    case main(String)
+    /// Off the main thread, and why; `isShown` is false when it rests on something the index cannot see (a queue
+    /// held in a variable, which is not the main queue unless somebody made it so).
+    case offMain(String, isShown: Bool)
+    /// Nothing the index reads says.
+    case unknown
+}
+
+/// Finds where a call runs: from the closures around it (a queue's `async`, a detached task, `MainActor.run`), the
+/// body's isolation and type, the UIKit life-cycle methods that run on the main thread, and else from the project's
+/// callers of its method, followed a few calls up.
+public struct ThreadResolver: Sendable {
+    /// The project's declarations.
+    public let index: ProjectIndex
+    /// How many callers up it looks.
+    public var depth = 3
+
+    /// Creates a resolver over `index`.
+    public init(index: ProjectIndex) {
+        self.index = index
+    }
+
+    /// Where `target` (a call in `body`, in a closure inside it included) runs.
+    public func runsOn(_ target: CodeCall, in body: CodeBody) -> RunsOn {
+        runsOn(target.location, in: body, depth: depth)
+    }
+
+    private func runsOn(_ place: CodeRange, in body: CodeBody, depth: Int) -> RunsOn {
+        var innermost: RunsOn?
+        var inTask = false
+        Self.closureContexts(of: place, in: body.steps) { context in
+            if let context { innermost = context } else { inTask = true }
+        }
+        if let innermost { return innermost }
+        let outer = runsOn(body: body, depth: depth)
+        // `Task { }` inherits the actor of the code around it: with none, it runs on the global executor.
+        if inTask, !isActorIsolated(body) {
+            return .offMain("it runs in a `Task` that inherits no actor, on the global executor", isShown: true)
+        }
+        return outer
+    }
+
+    /// Where a declared body runs, from its declaration, its type and its callers.
+    private func runsOn(body: CodeBody, depth: Int) -> RunsOn {
+        if body.isolation == .mainActor { return .main("it is `@MainActor`") }
+        if case .actor(let name) = body.isolation { return .offMain("it runs on the actor `\(name)`", isShown: true) }
+        if let name = body.name,
+            Self.mainThreadMethods.contains(name) || name.hasPrefix("viewDid")
+                || name.hasPrefix("viewWill")
+        {
+            return .main("UIKit calls `\(name)` on the main thread")
+        }
+        if let type = body.typeName {
+            if index.isMainActor(type) { return .main("`\(type)` is `@MainActor`") }
+            if inheritsMainThreadType(type) { return .main("`\(type)` is a UIKit type that runs on the main thread") }
+        }
+        guard depth > 0, let name = body.name, body.kind != .closure else { return .unknown }
+        // The project's callers of this method, followed up.
+        var answers: [RunsOn] = []
+        for caller in index.callers(of: name).prefix(8) {
+            for call in caller.calls where call.name == name {
+                let receiver = call.receiver?.path ?? ["self"]
+                guard receiver.count <= 2 else { continue }
+                answers.append(runsOn(call.location, in: caller, depth: depth - 1))
+            }
+        }
+        if let off = answers.first(where: { if case .offMain(_, true) = $0 { true } else { false } }),
+            case .offMain(let reason, _) = off
+        {
+            return .offMain("a caller runs it where \(reason)", isShown: true)
+        }
+        if let off = answers.first(where: { if case .offMain = $0 { true } else { false } }),
+            case .offMain(let reason, _) = off
+        {
+            return .offMain("a caller runs it where \(reason)", isShown: false)
+        }
+        if !answers.isEmpty, answers.allSatisfy({ if case .main = $0 { true } else { false } }) {
+            return .main("every caller in the project runs it on the main thread")
+        }
+        return .unknown
+    }
+
+    private static let mainThreadMethods: Set<String> = [
+        "applicationDidEnterBackground", "applicationWillResignActive", "applicationWillEnterForeground",
+        "applicationDidBecomeActive", "applicationWillTerminate", "sceneDidEnterBackground", "sceneWillResignActive",
+        "sceneWillEnterForeground", "sceneDidBecomeActive", "application", "scene", "viewDidLoad", "awakeFromNib",
+        "layoutSubviews", "didMoveToWindow",
+    ]
+
+    private static let mainThreadTypes: Set<String> = [
+        "UIViewController", "UITableViewController", "UICollectionViewController", "UINavigationController",
+        "UITabBarController", "UIView", "UIResponder", "UIApplicationDelegate", "UIWindowSceneDelegate",
+        "UISceneDelegate", "UIHostingController", "View", "App",
+    ]
+
+    private func inheritsMainThreadType(_ typeName: String) -> Bool {
+        var visited: Set<String> = []
+        var current: [String] = [typeName]
+        while let type = current.popLast(), visited.insert(type).inserted, visited.count < 12 {
+            for declaration in index.types(named: type) {
+                if declaration.inherits.contains(where: Self.mainThreadTypes.contains) { return true }
+                current += declaration.inherits
+            }
+        }
+        return false
+    }
+
+    /// Whether `body` is isolated to an actor (the main actor included) by its declaration or its type.
+    private func isActorIsolated(_ body: CodeBody) -> Bool {
+        switch body.isolation {
+        case .mainActor, .actor: return true
+        case .nonisolated: return false
+        case .unstated:
+            guard let type = body.typeName else { return false }
+            return index.isMainActor(type) || inheritsMainThreadType(type)
+                || index.types(named: type).contains { $0.kind == .actor }
+        }
+    }
+
+    /// Calls `found` with the context of every closure around `place` in `steps`, outermost first: `nil` for a
+    /// `Task { }` that states no actor (it runs where the code around it is isolated).
+    private static func closureContexts(of place: CodeRange, in steps: [Step], found: (RunsOn?) -> Void) {
+        for step in steps where step.location.contains(line: place.line) {
+            for call in StepWalk.ownCalls(of: step) {
+                for closure in call.closures where closure.location.contains(line: place.line) {
+                    if closure.isolation == .mainActor {
+                        found(.main("it runs in a `@MainActor` closure"))
+                    } else if let context = context(ofClosurePassedTo: call) {
+                        found(context)
+                    } else if call.name == "Task", call.receiver == nil {
+                        found(nil)
+                    }
+                    closureContexts(of: place, in: closure.steps, found: found)
+                }
+            }
+            for block in StepWalk.nestedBlocks(of: step) { closureContexts(of: place, in: block, found: found) }
+        }
+    }
+
+    /// Where a closure passed to `call` runs, when the call says.
+    static func context(ofClosurePassedTo call: CodeCall) -> RunsOn? {
+        let receiverNames =
+            call.receiver.map { expression -> [String] in
+                StepWalk.calls(in: expression).map(\.name) + (expression.path ?? [])
+            } ?? []
+        let queueArgument =
+            call.arguments.first.map { argument -> [String] in
+                StepWalk.calls(in: argument.value).map(\.name) + (argument.value.path ?? [])
+            } ?? []
+        switch call.name {
+        case "async", "asyncAfter", "sync", "asyncAndWait":
+            if receiverNames.contains("main") { return .main("it runs on `DispatchQueue.main`") }
+            if receiverNames.contains("global") {
+                return .offMain("it runs in a closure on a global queue (`\(call.name)`)", isShown: true)
+            }
+            guard !receiverNames.isEmpty, call.name != "sync" else { return nil }
+            let queue = receiverNames.last ?? "a queue"
+            return .offMain("it runs on the queue `\(queue)`, which is not shown to be the main queue", isShown: false)
+        case "dispatch_async", "dispatch_after", "dispatch_sync", "dispatch_barrier_async":
+            let queue =
+                call.name == "dispatch_after" ? call.arguments.dropFirst().first?.value : call.arguments.first?.value
+            let names = queue.map { StepWalk.calls(in: $0).map(\.name) + ($0.path ?? []) } ?? queueArgument
+            if names.contains("dispatch_get_main_queue") { return .main("it runs on the main queue") }
+            if names.contains("dispatch_get_global_queue") {
+                return .offMain("it runs in a block on a global queue (`\(call.name)`)", isShown: true)
+            }
+            guard call.name != "dispatch_sync" else { return nil }
+            return .offMain(
+                "it runs on the queue `\(names.last ?? "a queue")`, which is not shown to be the main queue",
+                isShown: false)
+        case "detached": return .offMain("it runs in a detached task", isShown: true)
+        case "run" where receiverNames.contains("MainActor"): return .main("it runs in `MainActor.run`")
+        case "addOperationWithBlock" where receiverNames.contains("mainQueue"):
+            return .main("it runs on the main queue")
+        case "addOperation" where receiverNames.contains("main"): return .main("it runs on `OperationQueue.main`")
+        case "addObserver" where call.argument(labelled: "queue")?.path?.last == "main",
+            "addObserverForName"
+        where call.argument(labelled: "queue").map(StepWalk.calls(in:))?.contains(where: {
+            $0.name == "mainQueue"
+        }) == true:
+            return .main("the observer runs on the main queue")
+        default: return nil
+        }
+    }
+}
