@@ -370,4 +370,42 @@ struct HandlerRulesTests {
         #expect(summary(found) == ["BT004 suspected Job.swift:4"])
         #expect(found.first?.chain.contains { !$0.isEstablished && $0.text.contains("onExpire") } == true)
     }
+
+    @Test func aShimsCallersHandlersAreCheckedAtTheCall() {
+        let found = findings([
+            "BackgroundManager.m": """
+            @implementation BackgroundManager
+            - (void)createSaveTask:(dispatch_block_t)handler {
+                if (self.saveTaskId == UIBackgroundTaskInvalid) {
+                    self.saveTaskId = [[UIApplication sharedApplication] beginBackgroundTaskWithExpirationHandler:^{
+                        handler();
+                    }];
+                }
+            }
+            - (void)stopBackgroundActivities {
+                [[UIApplication sharedApplication] endBackgroundTask:self.saveTaskId];
+                self.saveTaskId = UIBackgroundTaskInvalid;
+            }
+            @end
+            """,
+            "PeerManager.m": """
+            @implementation PeerManager
+            - (void)connect {
+                [self.backgroundManager createSaveTask:^{
+                    dispatch_async(dispatch_get_main_queue(), ^{
+                        [self.backgroundManager stopBackgroundActivities];
+                    });
+                }];
+            }
+            - (void)connectSafely {
+                [self.backgroundManager createSaveTask:^{
+                    [self.backgroundManager stopBackgroundActivities];
+                }];
+            }
+            @end
+            """,
+        ])
+        #expect(summary(found) == ["BT004 proven PeerManager.m:3"])
+        #expect(found.first?.chain.first?.text.contains("passes this handler to `createSaveTask`") == true)
+    }
 }

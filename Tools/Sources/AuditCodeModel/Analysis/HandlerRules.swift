@@ -12,12 +12,16 @@ public struct HandlerRules: Sendable {
 
     /// The findings for one begin.
     public func findings(for site: BeginSite) -> [AnalysisFinding] {
+        findings(for: site, shimDepth: 2)
+    }
+
+    private func findings(for site: BeginSite, shimDepth: Int) -> [AnalysisFinding] {
         let begin = EvidenceLink("begins a background task", at: site.call.location)
         // A shim of the project that passes its caller's handler on: the caller's handler is what runs.
         if let handler = site.handler,
             RawBeginRule.passesOn(handler, Set(site.body.parameters.filter(\.isClosure).map(\.name)))
         {
-            return []
+            return shimDepth > 0 ? shimCallers(site, handler, depth: shimDepth - 1) : []
         }
         switch site.handler {
         case nil:
@@ -45,6 +49,37 @@ public struct HandlerRules: Sendable {
             }
             return lateOrMissingEnd(site, begin, body)
         }
+    }
+
+    /// The findings at the project's calls of a shim (a method that begins a task with the handler its caller
+    /// passes): each caller's handler is checked as if it were passed to the begin, and reported at the call.
+    private func shimCallers(_ site: BeginSite, _ handler: CodeExpression, depth: Int) -> [AnalysisFinding] {
+        guard let shim = site.body.name, site.body.kind != .closure else { return [] }
+        var parameterName = handler.path?.first
+        if case .closure(let closure) = handler {
+            parameterName = closure.calls.first { call in site.body.parameters.contains { $0.name == call.name } }?.name
+        }
+        guard let position = site.body.parameters.firstIndex(where: { $0.name == parameterName }) else { return [] }
+        var found: [AnalysisFinding] = []
+        for caller in index.callers(of: shim) {
+            for call in caller.calls
+            where call.name == shim && call.arguments.map({ $0.label ?? "_" }) == site.body.labels
+                || call.name == shim && call.arguments.count == site.body.parameters.count
+            {
+                guard call.arguments.indices.contains(position) else { continue }
+                let callerSite = BeginSite(
+                    call: call, body: caller, name: nil, handler: call.arguments[position].value)
+                let passes = EvidenceLink(
+                    "passes this handler to `\(shim)`, which begins a background task with it", at: call.location)
+                found += findings(for: callerSite, shimDepth: depth).map { finding in
+                    var finding = finding
+                    finding.chain = [passes, EvidenceLink("the shim begins the task here", at: site.call.location)]
+                        + finding.chain.dropFirst()
+                    return finding
+                }
+            }
+        }
+        return found
     }
 
     private func missing(_ site: BeginSite, _ begin: EvidenceLink, _ text: String) -> AnalysisFinding {

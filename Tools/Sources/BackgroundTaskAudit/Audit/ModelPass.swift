@@ -46,10 +46,20 @@ enum ModelPass {
         }
         let rules = AnalysisRules(index: ProjectIndex(files: codeFiles.compactMap { $0 }))
         let parsed = codeFiles
+        let foundPerFile = await Auditor.inParallel(files.count) { index -> [AnalysisFinding] in
+            parsed[index].map(rules.findings(in:)) ?? []
+        }
+        // A finding is reported in the file it points at, which may not be the file whose begin it starts from (a
+        // shim's caller, say).
+        var fileIndex: [String: Int] = [:]
+        for (index, codeFile) in parsed.enumerated() { if let codeFile { fileIndex[codeFile.path] = index } }
+        var byFile: [Int: [AnalysisFinding]] = [:]
+        for (index, found) in foundPerFile.enumerated() {
+            for finding in found { byFile[fileIndex[finding.location.path] ?? index, default: []].append(finding) }
+        }
+        let grouped = byFile
         let perFile = await Auditor.inParallel(files.count) { index -> Result in
-            guard let codeFile = parsed[index] else { return Result() }
-            let found = rules.findings(in: codeFile)
-            guard !found.isEmpty else { return Result() }
+            guard let codeFile = parsed[index], let found = grouped[index] else { return Result() }
             let file = files[index]
             guard let data = FileManager.default.contents(atPath: file.path) else { return Result() }
             return report(

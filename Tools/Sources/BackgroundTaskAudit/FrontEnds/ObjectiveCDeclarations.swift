@@ -151,7 +151,13 @@ struct ObjectiveCDeclarations {
                 next += 2
                 var isBlock = false
                 if syntax.token(next)?.is("(") == true, let close = partner(next) {
-                    isBlock = (next..<close).contains { tokens[$0].is("^") }
+                    // A block type written out (`void (^)(void)`) or by a name that says so (`dispatch_block_t`,
+                    // `XYZCompletionBlock`, `XYZHandler`).
+                    isBlock = (next..<close).contains { position in
+                        let text = tokens[position].text
+                        return text == "^" || text == "dispatch_block_t" || text.hasSuffix("Block")
+                            || text.hasSuffix("Handler") || text.hasSuffix("Callback")
+                    }
                     next = close + 1
                 }
                 if let name = syntax.token(next), name.kind == .identifier {
