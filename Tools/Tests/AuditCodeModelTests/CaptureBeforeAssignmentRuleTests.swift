@@ -136,4 +136,25 @@ struct CaptureBeforeAssignmentRuleTests {
                 }
                 """) == ["BT006 suspected 4"])
     }
+
+    @Test func aHandlerThatReadsTheIdentifierThroughABindingReadsIt() {
+        #expect(
+            findings(
+                "Media.swift",
+                """
+                final class Media {
+                    func sleep() {
+                        sessions.forEach { session in
+                            var taskID: UIBackgroundTaskIdentifier?
+                            taskID = UIApplication.shared.beginBackgroundTask {
+                                if let id = taskID {
+                                    UIApplication.shared.endBackgroundTask(id)
+                                    taskID = .invalid
+                                }
+                            }
+                        }
+                    }
+                }
+                """) == ["BT006 suspected 5"])
+    }
 }

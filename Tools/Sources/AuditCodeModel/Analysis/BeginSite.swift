@@ -77,6 +77,33 @@ public enum StepWalk {
         }
     }
 
+    /// `name` and the locals bound to its value in `steps` (closures included): `if let id = name`, `guard let id =
+    /// self.name`, `let id = name`.
+    public static func aliases(of name: String, in steps: [Step]) -> Set<String> {
+        var found: Set<String> = [name]
+        func isName(_ value: CodeExpression?) -> Bool {
+            guard let last = value?.path?.last else { return false }
+            return last == name
+        }
+        func visit(_ steps: [Step]) {
+            for step in steps {
+                switch step.kind {
+                case .declare(let declared, _, let value) where isName(value): found.insert(declared)
+                case .branch(let branch):
+                    for case .binding(let bound, let value) in branch.conditions
+                    where isName(value ?? .reference([bound])) {
+                        found.insert(bound)
+                    }
+                default: break
+                }
+                for block in nestedBlocks(of: step) { visit(block) }
+                for closure in ownCalls(of: step).flatMap(\.closures) { visit(closure.steps) }
+            }
+        }
+        visit(steps)
+        return found
+    }
+
     /// Every call in `expression`, the closures passed inside it included.
     public static func calls(in expression: CodeExpression) -> [CodeCall] {
         switch expression {

@@ -171,10 +171,26 @@ public struct CaptureBeforeAssignmentRule: Sendable {
 }
 
 extension CodeBody {
-    /// Whether the body (its closures included) names `name`.
+    /// Whether the body (its closures included) names `name`: in a call's receiver or arguments, a condition, a
+    /// binding (`if let id = name`), a declaration's or an assignment's value.
     func reads(_ name: String) -> Bool {
         StepWalk.calls(in: steps).contains { call in
             call.arguments.contains { $0.value.mentions(name) } || call.receiver?.mentions(name) == true
+        } || StepWalk.aliases(of: name, in: steps).count > 1 || Self.conditionsMention(name, steps)
+    }
+
+    private static func conditionsMention(_ name: String, _ steps: [Step]) -> Bool {
+        steps.contains { step in
+            if case .branch(let branch) = step.kind,
+                branch.conditions.contains(where: { condition in
+                    if case .expression(let expression) = condition { return expression.mentions(name) }
+                    return false
+                })
+            {
+                return true
+            }
+            return StepWalk.nestedBlocks(of: step).contains { conditionsMention(name, $0) }
+                || StepWalk.ownCalls(of: step).flatMap(\.closures).contains { conditionsMention(name, $0.steps) }
         }
     }
 }

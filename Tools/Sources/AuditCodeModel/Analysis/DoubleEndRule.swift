@@ -69,7 +69,10 @@ public struct DoubleEndRule: Sendable {
             method.kind != .closure && method.name != nil && method.calls.contains { Self.ends($0, name) }
         }
         let endingNames = Set(endingMethods.compactMap(\.name))
-        let handlerEnd = handler.calls.first { Self.ends($0, name) || Self.callsOwn($0, endingNames) }
+        let handlerAliases = StepWalk.aliases(of: name, in: handler.steps)
+        let handlerEnd = handler.calls.first { call in
+            handlerAliases.contains { Self.ends(call, $0) } || Self.callsOwn(call, endingNames)
+        }
         guard let handlerEnd, !Self.locks(handler.calls) else { return nil }
         // The methods the handler ends through: their own ends are counted where they are called.
         let handlerMethods = endingMethods.filter { method in
@@ -78,10 +81,13 @@ public struct DoubleEndRule: Sendable {
         if handlerMethods.contains(where: { Self.locks($0.calls) }) { return nil }
         let resolver = ThreadResolver(index: index)
         for other in scope {
+            let aliases = StepWalk.aliases(of: name, in: other.steps)
             for end in other.calls
-            where Self.ends(end, name) || Self.callsOwn(end, Set(handlerMethods.compactMap(\.name))) {
+            where aliases.contains(where: { Self.ends(end, $0) })
+                || Self.callsOwn(end, Set(handlerMethods.compactMap(\.name)))
+            {
                 guard !handler.location.contains(line: end.location.line),
-                    !(Self.ends(end, name) && handlerMethods.contains { $0 === other }),
+                    !(SystemCall(end) != nil && handlerMethods.contains { $0 === other }),
                     !Self.locks(other.calls)
                 else { continue }
                 let thread: EvidenceLink

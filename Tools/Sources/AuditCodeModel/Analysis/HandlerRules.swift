@@ -73,7 +73,8 @@ public struct HandlerRules: Sendable {
                     "passes this handler to `\(shim)`, which begins a background task with it", at: call.location)
                 found += findings(for: callerSite, shimDepth: depth).map { finding in
                     var finding = finding
-                    finding.chain = [passes, EvidenceLink("the shim begins the task here", at: site.call.location)]
+                    finding.chain =
+                        [passes, EvidenceLink("the shim begins the task here", at: site.call.location)]
                         + finding.chain.dropFirst()
                     return finding
                 }
