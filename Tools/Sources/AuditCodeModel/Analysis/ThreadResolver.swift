@@ -57,26 +57,40 @@ public struct ThreadResolver: Sendable {
             if index.isMainActor(type) { return .main("`\(type)` is `@MainActor`") }
             if inheritsMainThreadType(type) { return .main("`\(type)` is a UIKit type that runs on the main thread") }
         }
+        // An `async` function isolated to no actor runs on the global executor (SE-0338; a module built with
+        // `NonisolatedNonsendingByDefault` runs it on its caller's actor instead).
+        if body.isAsync, body.kind != .closure, !isActorIsolated(body) {
+            return .offMain(
+                "`\(body.name ?? "it")` is `async` and isolated to no actor: it runs on the global executor",
+                isShown: true)
+        }
         guard depth > 0, let name = body.name, body.kind != .closure else { return .unknown }
         // The project's callers of this method, followed up.
-        var answers: [RunsOn] = []
+        var found: [(RunsOn, CodeCall, CodeBody)] = []
         for caller in index.callers(of: name).prefix(8) {
             for call in caller.calls where call.name == name {
                 let receiver = call.receiver?.path ?? ["self"]
                 guard receiver.count <= 2 else { continue }
-                answers.append(runsOn(call.location, in: caller, depth: depth - 1))
+                found.append((runsOn(call.location, in: caller, depth: depth - 1), call, caller))
             }
         }
-        if let off = answers.first(where: { if case .offMain(_, true) = $0 { true } else { false } }),
-            case .offMain(let reason, _) = off
-        {
-            return .offMain("a caller runs it where \(reason)", isShown: true)
+        // Off the main thread on one path is enough; shown beats not shown.
+        for wantShown in [true, false] {
+            for (answer, call, caller) in found {
+                guard case .offMain(let reason, let shownThere) = answer else { continue }
+                let resolves =
+                    call.receiver == nil || call.receiver?.path == ["self"]
+                    || Set(index.bodies(named: name).map(\.typeName)).count == 1
+                let isShown = shownThere && resolves
+                guard isShown == wantShown else { continue }
+                let file = call.location.path.split(separator: "/").last.map(String.init) ?? call.location.path
+                let from = "called from `\(caller.name ?? "a closure")` (\(file):\(call.location.line))"
+                return .offMain(
+                    reason.hasPrefix("called from") ? "\(from), \(reason)" : "\(from), where \(reason)",
+                    isShown: isShown)
+            }
         }
-        if let off = answers.first(where: { if case .offMain = $0 { true } else { false } }),
-            case .offMain(let reason, _) = off
-        {
-            return .offMain("a caller runs it where \(reason)", isShown: false)
-        }
+        let answers = found.map(\.0)
         if !answers.isEmpty, answers.allSatisfy({ if case .main = $0 { true } else { false } }) {
             return .main("every caller in the project runs it on the main thread")
         }
