@@ -33,6 +33,10 @@ extension BodyReader {
             // `!expired`: the negation is kept, as a literal `!` before its operand.
             return .other([.literal(.other("!")), expression(prefix.expression)])
         }
+        if let macro = node.as(MacroExpansionExprSyntax.self) {
+            // `#selector(appBecameBackground)`: its arguments, so that the method it names is seen.
+            return .other(macro.arguments.map { expression($0.expression) })
+        }
         if node.is(SuperExprSyntax.self) { return .reference(["super"]) }
         if node.is(DiscardAssignmentExprSyntax.self) { return .reference(["_"]) }
         // Anything else: keep its direct sub-expressions, so that calls and closures inside are still seen.

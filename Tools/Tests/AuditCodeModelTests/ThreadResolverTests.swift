@@ -78,4 +78,36 @@ struct ThreadResolverTests {
                 }
                 """) == ["2 main", "5 main", "6 off", "7 main", "8 off", "9 main", "10 unknown", "17 off"])
     }
+
+    @Test func observersOfUIKitsApplicationNotificationsRunOnMain() {
+        #expect(
+            threads(
+                """
+                final class Monitor {
+                    init() {
+                        NotificationCenter.default.addObserver(
+                            forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: nil
+                        ) { _ in app.endBackgroundTask(a) }
+                        NotificationCenter.default.addObserver(
+                            self, selector: #selector(appBecameBackground),
+                            name: UIApplication.didEnterBackgroundNotification, object: nil)
+                        NotificationCenter.default.addObserver(
+                            forName: .downloadFinished, object: nil, queue: nil
+                        ) { _ in app.endBackgroundTask(b) }
+                    }
+                    @objc func appBecameBackground() { app.endBackgroundTask(c) }
+                }
+                """) == ["5 main", "11 unknown", "13 main"])
+        #expect(
+            threads(
+                """
+                @implementation Session
+                - (instancetype)init {
+                    [[NSNotificationCenter defaultCenter] addObserver:self selector:@selector(appBecameBackground:) name:UIApplicationDidEnterBackgroundNotification object:nil];
+                    return self;
+                }
+                - (void)appBecameBackground:(NSNotification *)note { [app endBackgroundTask:a]; }
+                @end
+                """, path: "Session.m") == ["6 main"])
+    }
 }

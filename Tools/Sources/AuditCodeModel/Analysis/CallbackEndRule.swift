@@ -113,9 +113,12 @@ public struct CallbackEndRule: Sendable {
             ? typeName.map { index.methods(named: call.name, in: $0) }.flatMap { $0.isEmpty ? nil : $0 }
                 ?? index.bodies(named: call.name)
             : index.bodies(named: call.name)
-        let exact = candidates.filter { $0.kind != .closure && $0.labels == labels }
+        // Two apps of one repository may both declare `AppDelegate`: the call's own file decides first.
+        let sameFile = candidates.filter { $0.location.path == call.location.path }
+        let inScope = sameFile.isEmpty ? candidates : sameFile
+        let exact = inScope.filter { $0.kind != .closure && $0.labels == labels }
         if !exact.isEmpty { return exact }
-        return candidates.filter { body in
+        return inScope.filter { body in
             body.kind != .closure && body.labels.count == labels.count
                 && zip(body.labels, labels).enumerated().allSatisfy { position, pair in
                     pair.0 == pair.1 || (position == labels.count - 1 && pair.1 == "_")

@@ -65,6 +65,17 @@ public struct ThreadResolver: Sendable {
                 isShown: true)
         }
         guard depth > 0, let name = body.name, body.kind != .closure else { return .unknown }
+        // A selector observer of UIKit's application or scene notifications: UIKit posts them on the main thread.
+        if index.callers(of: "addObserver").contains(where: { caller in
+            caller.calls.contains { call in
+                call.name == "addObserver" && Self.observesUIKitNotification(call)
+                    && call.argument(labelled: "selector").map { $0.names.contains(name) } == true
+            }
+        }) {
+            return .main("it observes a UIKit application notification, which UIKit posts on the main thread")
+        }
+        // An initializer is called by its type's name, which the index does not follow.
+        guard name != "init" else { return .unknown }
         // The project's callers of this method, followed up.
         var found: [(RunsOn, CodeCall, CodeBody)] = []
         for caller in index.callers(of: name).prefix(8) {
@@ -154,6 +165,26 @@ public struct ThreadResolver: Sendable {
         }
     }
 
+    /// Whether `call` (an `addObserver`) observes one of UIKit's application or scene notifications
+    /// (`UIApplication.didEnterBackgroundNotification`, `UIApplicationWillResignActiveNotification`).
+    static func observesUIKitNotification(_ call: CodeCall) -> Bool {
+        let names =
+            (call.argument(labelled: "forName") ?? call.argument(labelled: "name")
+            ?? call.argument(labelled: "addObserverForName"))?.names ?? []
+        return names.contains { name in
+            (name.hasPrefix("UIApplication") || name.hasPrefix("UIScene")) && name.hasSuffix("Notification")
+        }
+            || (names.contains("UIApplication") || names.contains("UIScene"))
+                && names.contains { $0.hasSuffix("Notification") }
+    }
+
+    /// Whether an observer block runs on the posting thread (`queue: nil`) or the main queue.
+    private static func deliversOnPostingOrMain(_ call: CodeCall) -> Bool {
+        guard let queue = call.argument(labelled: "queue") else { return true }
+        if case .literal(.nil) = queue { return true }
+        return queue.names.contains("main") || queue.names.contains("mainQueue")
+    }
+
     /// Where a closure passed to `call` runs, when the call says.
     static func context(ofClosurePassedTo call: CodeCall) -> RunsOn? {
         let receiverNames =
@@ -190,6 +221,9 @@ public struct ThreadResolver: Sendable {
         case "addOperationWithBlock" where receiverNames.contains("mainQueue"):
             return .main("it runs on the main queue")
         case "addOperation" where receiverNames.contains("main"): return .main("it runs on `OperationQueue.main`")
+        case "addObserver" where observesUIKitNotification(call) && deliversOnPostingOrMain(call),
+            "addObserverForName" where observesUIKitNotification(call) && deliversOnPostingOrMain(call):
+            return .main("it observes a UIKit application notification, which UIKit posts on the main thread")
         case "addObserver" where call.argument(labelled: "queue")?.path?.last == "main",
             "addObserverForName"
         where call.argument(labelled: "queue").map(StepWalk.calls(in:))?.contains(where: {
