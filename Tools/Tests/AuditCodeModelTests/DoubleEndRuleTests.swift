@@ -217,4 +217,33 @@ struct DoubleEndRuleTests {
                 }
                 """) == [])
     }
+
+    @Test func aLockOnlyAroundTheOtherEndDoesNotKeepTheHandlerOut() {
+        #expect(
+            raced(
+                "Analytics.m",
+                """
+                @implementation Analytics
+                - (void)publishOnBackground {
+                    dispatch_async(dispatch_get_global_queue(0, 0), ^{
+                        self.task = [app beginBackgroundTaskWithName:@"Publish" expirationHandler:^{
+                            [self cleanup];
+                        }];
+                        [self publishAll];
+                    });
+                }
+                - (void)publishAll {
+                    @synchronized (self) {
+                        dispatch_group_notify(group, dispatch_get_global_queue(0, 0), ^{
+                            [self cleanup];
+                        });
+                    }
+                }
+                - (void)cleanup {
+                    [app endBackgroundTask:self.task];
+                    self.task = UIBackgroundTaskInvalid;
+                }
+                @end
+                """) == ["BT007 proven 4"])
+    }
 }

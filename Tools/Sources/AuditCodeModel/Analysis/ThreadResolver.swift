@@ -204,9 +204,10 @@ public struct ThreadResolver: Sendable {
             guard !receiverNames.isEmpty, call.name != "sync" else { return nil }
             let queue = receiverNames.last ?? "a queue"
             return .offMain("it runs on the queue `\(queue)`, which is not shown to be the main queue", isShown: false)
-        case "dispatch_async", "dispatch_after", "dispatch_sync", "dispatch_barrier_async":
+        case "dispatch_async", "dispatch_after", "dispatch_sync", "dispatch_barrier_async", "dispatch_group_notify":
             let queue =
-                call.name == "dispatch_after" ? call.arguments.dropFirst().first?.value : call.arguments.first?.value
+                ["dispatch_after", "dispatch_group_notify"].contains(call.name)
+                ? call.arguments.dropFirst().first?.value : call.arguments.first?.value
             let names = queue.map { StepWalk.calls(in: $0).map(\.name) + ($0.path ?? []) } ?? queueArgument
             if names.contains("dispatch_get_main_queue") { return .main("it runs on the main queue") }
             if names.contains("dispatch_get_global_queue") {
