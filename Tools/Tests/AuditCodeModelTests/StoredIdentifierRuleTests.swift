@@ -38,7 +38,7 @@ struct StoredIdentifierRuleTests {
                 """
                 final class Sync {
                     var task = UIBackgroundTaskIdentifier.invalid
-                    func start() {
+                    @MainActor func start() {
                         guard task == .invalid else { return }
                         task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {}
                     }
@@ -56,12 +56,37 @@ struct StoredIdentifierRuleTests {
                 "Sync.m",
                 """
                 @implementation Sync
-                - (void)start {
+                - (void)applicationWillResignActive:(UIApplication *)application {
                     if (self.task == UIBackgroundTaskInvalid) {
                         self.task = [app beginBackgroundTaskWithName:@"Sync" expirationHandler:^{}];
                     }
                 }
                 @end
                 """) == [])
+    }
+
+    @Test func aCheckOffTheMainThreadWithNoLockIsASuspectedRace() {
+        #expect(
+            findings(
+                "Events.swift",
+                """
+                final class Events {
+                    var task: UIBackgroundTaskIdentifier?
+                    func process() {
+                        guard task == nil else { return }
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Events") {}
+                    }
+                    func processLocked() {
+                        lock.lock()
+                        defer { lock.unlock() }
+                        guard task == nil else { return }
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Events") {}
+                    }
+                    func launch() async {
+                        process()
+                        processLocked()
+                    }
+                }
+                """) == ["BT005 suspected 5"])
     }
 }

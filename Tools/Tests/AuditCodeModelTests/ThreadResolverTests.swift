@@ -110,4 +110,18 @@ struct ThreadResolverTests {
                 @end
                 """, path: "Session.m") == ["6 main"])
     }
+
+    @Test func aCallbackRunsWhereItsCallerCallsItAndASynchronousClosureWhereItIsWritten() {
+        #expect(
+            threads(
+                """
+                final class AppDelegate: UIResponder, UIApplicationDelegate {
+                    func applicationDidEnterBackground(_ application: UIApplication) {
+                        api.flush { app.endBackgroundTask(a) }
+                        tasks.forEach { app.endBackgroundTask($0) }
+                        let item = DispatchWorkItem { app.endBackgroundTask(b) }
+                    }
+                }
+                """) == ["3 unknown", "4 main", "5 unknown"])
+    }
 }

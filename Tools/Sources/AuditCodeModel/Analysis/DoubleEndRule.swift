@@ -127,7 +127,7 @@ public struct DoubleEndRule: Sendable {
         calls.contains { lockNames.contains($0.name) }
     }
 
-    private static let lockNames: Set<String> = [
+    static let lockNames: Set<String> = [
         "lock", "withLock", "withLockedValue", "synchronized", "os_unfair_lock_lock", "pthread_mutex_lock", "sync",
         "dispatch_sync", "withCriticalRegion", "dispatch_semaphore_wait",
     ]

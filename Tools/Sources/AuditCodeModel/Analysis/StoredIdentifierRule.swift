@@ -13,13 +13,14 @@ public struct StoredIdentifierRule: Sendable {
     /// The findings for every begin in `file` that is stored in a property.
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
-            walk(body.steps, typeName: body.typeName, guards: [], inLoop: false, endedBefore: [])
+            walk(body.steps, body: body, guards: [:], inLoop: false, endedBefore: [])
         }
     }
 
     private func walk(
-        _ steps: [Step], typeName: String?, guards: Set<String>, inLoop: Bool, endedBefore: Set<String>
+        _ steps: [Step], body: CodeBody, guards: [String: CodeRange], inLoop: Bool, endedBefore: Set<String>
     ) -> [AnalysisFinding] {
+        let typeName = body.typeName
         var found: [AnalysisFinding] = []
         var guards = guards
         var ended = endedBefore
@@ -29,7 +30,11 @@ public struct StoredIdentifierRule: Sendable {
                 guard let path = target.path, let name = path.last, isProperty(path, typeName: typeName),
                     let begin = value.calls.first(where: { if case .begin = SystemCall($0) { true } else { false } })
                 else { break }
-                if guards.contains(name) || ended.contains(name) { break }
+                if ended.contains(name) { break }
+                if let check = guards[name] {
+                    if let race = checkRace(name: name, begin: begin, check: check, body: body) { found.append(race) }
+                    break
+                }
                 let stored = EvidenceLink("keeps the task's identifier in the property `\(name)`", at: begin.location)
                 let second =
                     inLoop
@@ -39,20 +44,19 @@ public struct StoredIdentifierRule: Sendable {
                             + "(nothing here checks it or ends it first)", at: step.location, isEstablished: false)
                 found.append(AnalysisFinding(ruleID: "BT005", location: begin.location, chain: [stored, second]))
             case .branch(let branch):
-                let mentioned = branch.conditions.flatMap(Self.names)
+                var mentioned = guards
+                for name in branch.conditions.flatMap(Self.names) { mentioned[name] = step.location }
                 if branch.form == .guard {
-                    guards.formUnion(mentioned)
+                    guards = mentioned
                 } else {
                     for arm in branch.arms {
-                        found += walk(
-                            arm, typeName: typeName, guards: guards.union(mentioned), inLoop: inLoop, endedBefore: ended
-                        )
+                        found += walk(arm, body: body, guards: mentioned, inLoop: inLoop, endedBefore: ended)
                     }
                 }
-            case .loop(_, let body):
-                found += walk(body, typeName: typeName, guards: guards, inLoop: true, endedBefore: ended)
-            case .guarded(let body, _), .deferred(let body):
-                found += walk(body, typeName: typeName, guards: guards, inLoop: inLoop, endedBefore: ended)
+            case .loop(_, let inner):
+                found += walk(inner, body: body, guards: guards, inLoop: true, endedBefore: ended)
+            case .guarded(let inner, _), .deferred(let inner):
+                found += walk(inner, body: body, guards: guards, inLoop: inLoop, endedBefore: ended)
             default:
                 break
             }
@@ -61,6 +65,26 @@ public struct StoredIdentifierRule: Sendable {
             }
         }
         return found
+    }
+
+    /// A check of the identifier before the begin that does not rule the overwrite out when two threads run the
+    /// method at once: the begin is not shown to run on the main thread and nothing locks.
+    private func checkRace(name: String, begin: CodeCall, check: CodeRange, body: CodeBody) -> AnalysisFinding? {
+        guard !body.calls.contains(where: { DoubleEndRule.lockNames.contains($0.name) }) else { return nil }
+        let thread: String
+        switch ThreadResolver(index: index).runsOn(begin, in: body) {
+        case .main: return nil
+        case .offMain(let reason, _): thread = "it runs off the main thread (\(reason))"
+        case .unknown: thread = "the project does not show it runs on the main thread"
+        }
+        let chain = [
+            EvidenceLink("checks `\(name)` before it begins", at: check),
+            EvidenceLink(
+                "keeps the task's identifier in the property `\(name)`; \(thread), and nothing locks the check and the "
+                    + "begin together: two threads that pass the check at once both begin, and the second overwrites "
+                    + "the first", at: begin.location, isEstablished: false),
+        ]
+        return AnalysisFinding(ruleID: "BT005", location: begin.location, chain: chain)
     }
 
     /// Whether `path` names a property: `self.task`, or a bare name the type declares as a property.

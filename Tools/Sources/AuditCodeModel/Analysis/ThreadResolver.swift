@@ -150,13 +150,23 @@ public struct ThreadResolver: Sendable {
     private static func closureContexts(of place: CodeRange, in steps: [Step], found: (RunsOn?) -> Void) {
         for step in steps where step.location.contains(line: place.line) {
             for call in StepWalk.ownCalls(of: step) {
-                for closure in call.closures where closure.location.contains(line: place.line) {
+                // A closure that starts after `place` on its line (the target's own handler) does not hold it.
+                for closure in call.closures
+                where closure.location.contains(line: place.line)
+                    && (closure.location.line, closure.location.column) < (place.line, place.column)
+                {
                     if closure.isolation == .mainActor {
                         found(.main("it runs in a `@MainActor` closure"))
                     } else if let context = context(ofClosurePassedTo: call) {
                         found(context)
                     } else if call.name == "Task", call.receiver == nil {
                         found(nil)
+                    } else if case .begin = SystemCall(call) {
+                        found(.main("the expiration handler runs on the main thread"))
+                    } else if ClosureTiming(call) != .synchronous {
+                        // A callback (a completion handler, a work item, an observer) runs where its caller calls
+                        // it, which the project does not show.
+                        found(.unknown)
                     }
                     closureContexts(of: place, in: closure.steps, found: found)
                 }
