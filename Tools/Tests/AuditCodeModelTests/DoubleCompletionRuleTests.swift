@@ -85,4 +85,44 @@ struct DoubleCompletionRuleTests {
                 """
             ]) == [])
     }
+
+    @Test func aNestedFunctionThatCompletesIsACompletionAndOneBeforeTheHandlerIsSetIsNot() {
+        #expect(
+            findings([
+                "Central.swift": """
+                final class Central {
+                    func register() {
+                        scheduler.register(forTaskWithIdentifier: "sync", using: nil) { task in
+                            self.handle(task: task)
+                        }
+                    }
+                    private func handle(task: BGTask) {
+                        guard enabled else {
+                            task.setTaskCompleted(success: false)
+                            return
+                        }
+                        func finish() {
+                            task.setTaskCompleted(success: true)
+                        }
+                        task.expirationHandler = { finish() }
+                        controller.process { finish() }
+                    }
+                }
+                """
+            ]) == ["BT007 proven Central.swift:3"])
+        #expect(
+            findings([
+                "Early.swift": """
+                func registerTasks() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "sync", using: nil) { task in
+                        guard enabled else {
+                            task.setTaskCompleted(success: false)
+                            return
+                        }
+                        task.expirationHandler = { task.setTaskCompleted(success: false) }
+                    }
+                }
+                """
+            ]) == [])
+    }
 }

@@ -38,14 +38,33 @@ public struct DoubleCompletionRule: Sendable {
         var conditionNames: Set<String> = []
         /// The bodies already followed.
         var followed: Set<String> = []
+        /// Functions declared inside the bodies read that complete the task (`func finish() { task.setTaskCompleted
+        /// (success: true) }`): a call of one is a completion.
+        var completingFunctions: Set<String> = []
+        /// Every other call outside the expiration handlers, to find the calls of those functions.
+        var calls: [CodeCall] = []
+
+        /// The completions outside the expiration handlers, calls of completing functions included.
+        var workCompletions: [CodeCall] {
+            completions + calls.filter { completingFunctions.contains($0.name) }
+        }
+
+        /// The first completion in an expiration handler, a call of a completing function included.
+        func completion(in handler: CodeBody) -> CodeCall? {
+            handler.calls.first { DoubleCompletionRule.isCompletion($0) || completingFunctions.contains($0.name) }
+        }
     }
 
     private func finding(register: CodeCall, reached: Reached) -> AnalysisFinding? {
         guard
             let (handler, handlerCompletion) = reached.expirationHandlers.lazy.compactMap({ handler in
-                handler.calls.first(where: Self.isCompletion).map { (handler, $0) }
+                reached.completion(in: handler).map { (handler, $0) }
             }).first,
-            let workCompletion = reached.completions.first
+            // A completion written before the handler is set (an early `guard … else { complete; return }`) runs
+            // before it can: only those after it in the same file count.
+            let workCompletion = reached.workCompletions.first(where: { completion in
+                completion.location.path == handler.location.path && completion.location.line > handler.location.endLine
+            })
         else { return nil }
         // A flag the handler sets and the work checks (`expired = true` … `if !expired`) keeps the second completion
         // from running.
@@ -85,8 +104,14 @@ public struct DoubleCompletionRule: Sendable {
             if case .loop(let conditions, _) = step.kind {
                 for condition in conditions { reached.conditionNames.formUnion(condition.names) }
             }
+            if case .nested(let function) = step.kind, let name = function.name,
+                function.calls.contains(where: Self.isCompletion)
+            {
+                reached.completingFunctions.insert(name)
+                continue
+            }
             for call in StepWalk.ownCalls(of: step) {
-                if Self.isCompletion(call) { reached.completions.append(call) }
+                if Self.isCompletion(call) { reached.completions.append(call) } else { reached.calls.append(call) }
                 guard depth > 0,
                     let position = call.arguments.firstIndex(where: { $0.value.path?.first == task })
                 else { continue }
@@ -108,7 +133,7 @@ public struct DoubleCompletionRule: Sendable {
         }
     }
 
-    private static func isCompletion(_ call: CodeCall) -> Bool {
+    static func isCompletion(_ call: CodeCall) -> Bool {
         if case .setTaskCompleted = SystemCall(call) { return true }
         return false
     }
