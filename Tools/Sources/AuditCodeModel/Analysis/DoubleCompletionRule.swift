@@ -34,6 +34,9 @@ public struct DoubleCompletionRule: Sendable {
         var expirationHandlers: [CodeBody] = []
         /// The completions outside them.
         var completions: [CodeCall] = []
+        /// Where the calls inside a closure (a `Task`, a callback) are: they may run after the handler is set even
+        /// when written before it.
+        var inClosures: Set<CodeRange> = []
         /// Every name read in a condition outside them.
         var conditionNames: Set<String> = []
         /// The bodies already followed.
@@ -61,9 +64,11 @@ public struct DoubleCompletionRule: Sendable {
                 reached.completion(in: handler).map { (handler, $0) }
             }).first,
             // A completion written before the handler is set (an early `guard … else { complete; return }`) runs
-            // before it can: only those after it in the same file count.
+            // before it can: only those after it in the same file, or inside a closure, count.
             let workCompletion = reached.workCompletions.first(where: { completion in
-                completion.location.path == handler.location.path && completion.location.line > handler.location.endLine
+                reached.inClosures.contains(completion.location)
+                    || completion.location.path == handler.location.path
+                        && completion.location.line > handler.location.endLine
             })
         else { return nil }
         // A flag the handler sets and the work checks (`expired = true` … `if !expired`) keeps the second completion
@@ -84,7 +89,10 @@ public struct DoubleCompletionRule: Sendable {
 
     /// Reads `steps` for the expiration handlers set on `task`, the completions outside them and the conditions,
     /// following the project methods `task` is handed to.
-    private func collect(_ steps: [Step], task: String, typeName: String?, depth: Int, into reached: inout Reached) {
+    private func collect(
+        _ steps: [Step], task: String, typeName: String?, depth: Int, inClosure: Bool = false,
+        into reached: inout Reached
+    ) {
         for step in steps {
             if case .assign(let target, .closure(let handler)) = step.kind, target.path?.last == "expirationHandler" {
                 reached.expirationHandlers.append(handler)
@@ -112,6 +120,7 @@ public struct DoubleCompletionRule: Sendable {
             }
             for call in StepWalk.ownCalls(of: step) {
                 if Self.isCompletion(call) { reached.completions.append(call) } else { reached.calls.append(call) }
+                if inClosure { reached.inClosures.insert(call.location) }
                 guard depth > 0,
                     let position = call.arguments.firstIndex(where: { $0.value.path?.first == task })
                 else { continue }
@@ -121,14 +130,14 @@ public struct DoubleCompletionRule: Sendable {
                     guard reached.followed.insert(key).inserted else { continue }
                     collect(
                         declaration.steps, task: declaration.parameters[position].name,
-                        typeName: declaration.typeName, depth: depth - 1, into: &reached)
+                        typeName: declaration.typeName, depth: depth - 1, inClosure: inClosure, into: &reached)
                 }
             }
             for block in StepWalk.nestedBlocks(of: step) {
-                collect(block, task: task, typeName: typeName, depth: depth, into: &reached)
+                collect(block, task: task, typeName: typeName, depth: depth, inClosure: inClosure, into: &reached)
             }
             for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) {
-                collect(closure.steps, task: task, typeName: typeName, depth: depth, into: &reached)
+                collect(closure.steps, task: task, typeName: typeName, depth: depth, inClosure: true, into: &reached)
             }
         }
     }
