@@ -154,7 +154,7 @@ public struct CallbackEndRule: Sendable {
 
     /// The first `return` or `throw` of a method reached before it calls `parameter`, passes it on or stores it.
     private static func exitWithoutCalling(_ parameter: String, in steps: [Step]) -> (CodeRange, onWeak: Bool)? {
-        firstExit(in: steps, weakNames: []) { step in
+        firstExit(in: steps, weakNames: [], checkedName: parameter) { step in
             if case .assign(_, let value) = step.kind, value.mentions(parameter) { return true }
             if case .declare(_, _, let value?) = step.kind, value.mentions(parameter) { return true }
             return StepWalk.calls(in: [step]).contains { call in
@@ -177,7 +177,8 @@ public struct CallbackEndRule: Sendable {
             case .exit(.return, _), .exit(.throw, _):
                 return (step.location, false)
             case .branch(let branch):
-                // An exit under a check of the identifier (`guard id != .invalid`) leaves when it is already ended.
+                // An exit under a check of the identifier (`guard id != .invalid`: it is already ended) or of the
+                // completion itself (`if (!completion) return;`: nobody waits for it) is no leak.
                 if let name = checkedName,
                     branch.conditions.contains(where: { condition in
                         switch condition {
