@@ -408,4 +408,26 @@ struct HandlerRulesTests {
         #expect(summary(found) == ["BT004 proven PeerManager.m:3"])
         #expect(found.first?.chain.first?.text.contains("passes this handler to `createSaveTask`") == true)
     }
+
+    @Test func aHandlerHeldInALocalIsNotAnotherTypesMethodOfTheSameName() {
+        let found = findings([
+            "Begins.swift": """
+            final class Begins {
+                func begin(name: String) {
+                    let handler = entries.handler(for: name)
+                    let granted = application.beginBackgroundTask(withName: name, expirationHandler: handler)
+                    store(granted)
+                }
+            }
+            """,
+            "Reporter.swift": """
+            final class Reporter {
+                func handler() {
+                    log("expired")
+                }
+            }
+            """,
+        ])
+        #expect(summary(found) == ["BT004 suspected Begins.swift:4"])
+    }
 }

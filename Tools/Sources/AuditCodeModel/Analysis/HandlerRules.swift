@@ -33,8 +33,19 @@ public struct HandlerRules: Sendable {
         case .closure(let handler):
             return lateOrMissingEnd(site, begin, handler)
         case .some(let other):
-            guard let path = other.path, let name = path.last,
-                let body = index.bodies(named: name).first(where: { $0.kind != .closure })
+            // A method of the begin's type named by the reference (`self.onExpire`, `onExpire`), not any body of
+            // that name elsewhere: a local or a parameter holds a value the index cannot follow.
+            let isLocal =
+                other.path.map { path in
+                    path.count == 1
+                        && (StepWalk.declares(path[0], in: site.body.steps)
+                            || site.body.parameters.contains { $0.name == path[0] })
+                } ?? true
+            guard let path = other.path, let name = path.last, !isLocal, path.count <= 2,
+                path.count == 1 || path[0] == "self",
+                let body = site.body.typeName.flatMap({ type in
+                    index.methods(named: name, in: type).first(where: { $0.kind != .closure })
+                })
             else {
                 return [
                     AnalysisFinding(
@@ -66,6 +77,8 @@ public struct HandlerRules: Sendable {
             where call.name == shim && call.arguments.map({ $0.label ?? "_" }) == site.body.labels
                 || call.name == shim && call.arguments.count == site.body.parameters.count
             {
+                // A call the audit reads as a system begin already (a shim that mirrors UIKit's name) is checked as one.
+                if case .begin = SystemCall(call) { continue }
                 guard call.arguments.indices.contains(position) else { continue }
                 let callerSite = BeginSite(
                     call: call, body: caller, name: nil, handler: call.arguments[position].value)
