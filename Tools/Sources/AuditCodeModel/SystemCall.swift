@@ -14,8 +14,18 @@ public enum SystemCall: Sendable {
     /// `setTaskCompleted(success:)` / `setTaskCompletedWithSuccess:`.
     case setTaskCompleted
 
+    /// The lengths, in UTF-8 bytes, of the names below, as a bit mask: most calls are rejected by their length
+    /// before any string comparison (the rules ask this of every call, often several times).
+    private static let nameLengths: UInt64 = [
+        "beginBackgroundTask", "beginBackgroundTaskWithName", "beginBackgroundTaskWithExpirationHandler",
+        "endBackgroundTask", "performExpiringActivity", "performExpiringActivityWithReason", "register",
+        "registerForTaskWithIdentifier", "setTaskCompleted", "setTaskCompletedWithSuccess",
+    ].reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+
     /// What `call` is, or `nil` for any other call.
     public init?(_ call: CodeCall) {
+        let length = call.name.utf8.count
+        guard length < 64, Self.nameLengths & (1 << UInt64(length)) != 0 else { return nil }
         let labels = call.arguments.map(\.label)
         switch call.name {
         case "beginBackgroundTask" where labels.allSatisfy { [nil, "withName", "expirationHandler"].contains($0) }:
