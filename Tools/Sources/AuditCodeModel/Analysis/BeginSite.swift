@@ -104,6 +104,31 @@ public enum StepWalk {
         return found
     }
 
+    /// The begins `steps` keep in a variable or property (`task = app.begin…`, `let id = app.begin…`), in nested
+    /// blocks and in the closures passed to calls (not a begin's own handler) included: the name and the call.
+    public static func storedBegins(in steps: [Step]) -> [(String, CodeCall)] {
+        var found: [(String, CodeCall)] = []
+        for step in steps {
+            var stored: (String, CodeExpression)?
+            switch step.kind {
+            case .assign(let target, let value): stored = target.path?.last.map { ($0, value) }
+            case .declare(let name, _, .some(let value)): stored = (name, value)
+            default: break
+            }
+            if let (name, value) = stored {
+                for call in value.calls {
+                    if case .begin = SystemCall(call) { found.append((name, call)) }
+                }
+            }
+            for block in nestedBlocks(of: step) { found += storedBegins(in: block) }
+            for call in ownCalls(of: step) {
+                if case .begin = SystemCall(call) { continue }
+                for closure in call.closures { found += storedBegins(in: closure.steps) }
+            }
+        }
+        return found
+    }
+
     /// Every call in `expression`, the closures passed inside it included.
     public static func calls(in expression: CodeExpression) -> [CodeCall] {
         switch expression {

@@ -15,7 +15,9 @@ public struct CallbackEndRule: Sendable {
     /// The findings for every begin in `file` whose identifier is kept in a variable.
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
-            Self.begins(in: body.steps).compactMap { name, begin in finding(name: name, begin: begin, in: body) }
+            StepWalk.storedBegins(in: body.steps).compactMap { name, begin in
+                finding(name: name, begin: begin, in: body)
+            }
         }
     }
 
@@ -210,29 +212,5 @@ public struct CallbackEndRule: Sendable {
             }
         }
         return nil
-    }
-
-    /// The begins in `steps` (nested blocks and closures included) kept in a variable: the name and the call.
-    private static func begins(in steps: [Step]) -> [(String, CodeCall)] {
-        var found: [(String, CodeCall)] = []
-        for step in steps {
-            var stored: (String, CodeExpression)?
-            switch step.kind {
-            case .assign(let target, let value): stored = target.path?.last.map { ($0, value) }
-            case .declare(let name, _, .some(let value)): stored = (name, value)
-            default: break
-            }
-            if let (name, value) = stored,
-                let call = value.calls.first(where: { if case .begin = SystemCall($0) { true } else { false } })
-            {
-                found.append((name, call))
-            }
-            for block in StepWalk.nestedBlocks(of: step) { found += begins(in: block) }
-            for call in StepWalk.ownCalls(of: step) {
-                if case .begin = SystemCall(call) { continue }
-                for closure in call.closures { found += begins(in: closure.steps) }
-            }
-        }
-        return found
     }
 }

@@ -137,32 +137,12 @@ public struct DoubleEndRule: Sendable {
         return false
     }
 
-    /// The begins stored in a variable or property, with the name and the handler closure.
+    /// The begins stored in a variable or property whose handler is a closure, with the name and the handler.
     private static func assignedBegins(in steps: [Step]) -> [(String, CodeCall, CodeBody)] {
-        var found: [(String, CodeCall, CodeBody)] = []
-        for step in steps {
-            var stored: (String, CodeExpression)?
-            switch step.kind {
-            case .assign(let target, let value): stored = target.path?.last.map { ($0, value) }
-            case .declare(let name, _, .some(let value)): stored = (name, value)
-            default: break
-            }
-            if let (name, value) = stored {
-                for call in value.calls {
-                    if case .begin(_, .closure(let handler)) = SystemCall(call) { found.append((name, call, handler)) }
-                }
-            }
-            let nested = StepWalk.nestedBlocks(of: step)
-            for block in nested { found += assignedBegins(in: block) }
-            for closure in StepWalk.ownCalls(of: step).filter(Self.isNotBegin).flatMap(\.closures) {
-                found += assignedBegins(in: closure.steps)
-            }
+        StepWalk.storedBegins(in: steps).compactMap { name, call in
+            guard case .begin(_, .closure(let handler)) = SystemCall(call) else { return nil }
+            return (name, call, handler)
         }
-        return found
-    }
-
-    private static func isNotBegin(_ call: CodeCall) -> Bool {
-        if case .begin = SystemCall(call) { false } else { true }
     }
 
     /// Whether `call` ends the task in the variable `name`.
