@@ -69,19 +69,23 @@ public struct PropertyDeclaration: Sendable {
     public var isClosure: Bool
     /// Its initial value, if written.
     public var initializer: CodeExpression?
+    /// The type of the value it holds, as written (`BackgroundTasks` for `let tasks: BackgroundTasks?`,
+    /// `@property BGTasks *tasks`, or `= BackgroundTasks()`); `nil` when not written or not a named type.
+    public var valueType: String?
     /// Where it is.
     public var location: CodeRange
 
     /// Creates a property.
     public init(
         name: String, typeName: String?, isStatic: Bool, isClosure: Bool, initializer: CodeExpression?,
-        location: CodeRange
+        valueType: String? = nil, location: CodeRange
     ) {
         self.name = name
         self.typeName = typeName
         self.isStatic = isStatic
         self.isClosure = isClosure
         self.initializer = initializer
+        self.valueType = valueType
         self.location = location
     }
 }

@@ -225,6 +225,39 @@ struct BodyReader {
             isClosure: isFunctionType(node.type))
     }
 
+    /// The name of a named type, through optionals and attributes (`Tasks` for `Tasks?`, `Tasks!`,
+    /// `Module.Tasks`); `nil` for a function, tuple, collection or generic type.
+    static func namedType(_ type: TypeSyntax) -> String? {
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil {
+            return identifier.name.text
+        }
+        if let member = type.as(MemberTypeSyntax.self), member.genericArgumentClause == nil { return member.name.text }
+        if let attributed = type.as(AttributedTypeSyntax.self) { return namedType(attributed.baseType) }
+        if let optional = type.as(OptionalTypeSyntax.self) { return namedType(optional.wrappedType) }
+        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return namedType(unwrapped.wrappedType)
+        }
+        return nil
+    }
+
+    /// The type an initial value makes (`Tasks` for `Tasks()`, `Tasks.shared`, `Module.Tasks(queue: q)`): a call or
+    /// member of a capitalized name; `nil` otherwise.
+    static func initializedType(_ value: ExprSyntax) -> String? {
+        var expression = value
+        if let call = expression.as(FunctionCallExprSyntax.self) { expression = call.calledExpression }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base,
+            ["shared", "default", "standard", "current", "main", "instance", "sharedInstance"].contains(
+                member.declName.baseName.text)
+        {
+            expression = base
+        }
+        let name =
+            expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        guard let name, let first = name.first, first.isUppercase else { return nil }
+        return name
+    }
+
     /// Whether a type is a function type, optional or attributed (`@escaping () -> Void`, `(() -> Void)?`).
     static func isFunctionType(_ type: TypeSyntax) -> Bool {
         if type.is(FunctionTypeSyntax.self) { return true }

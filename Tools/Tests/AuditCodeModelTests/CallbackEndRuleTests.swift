@@ -16,7 +16,7 @@ struct CallbackEndRuleTests {
                 @implementation AppDelegate
                 - (void)applicationDidEnterBackground:(UIApplication *)application {
                     UIBackgroundTaskIdentifier identifier = [application beginBackgroundTaskWithExpirationHandler:NULL];
-                    [self.syncManager synchronizeWithCompletion:^(NSError *error) {
+                    [[SyncManager sharedManager] synchronizeWithCompletion:^(NSError *error) {
                         [application endBackgroundTask:identifier];
                     }];
                 }
@@ -33,6 +33,31 @@ struct CallbackEndRuleTests {
                 @end
                 """,
             ]) == ["BT008 proven AppDelegate.m:3"])
+    }
+
+    @Test func aCallbackPassedToAReceiverOfUnknownTypeIsOnlySuspected() {
+        // `self.syncManager` has no declared type: another type's `synchronizeWithCompletion:` may be the one called.
+        #expect(
+            findings([
+                "AppDelegate.m": """
+                @implementation AppDelegate
+                - (void)applicationDidEnterBackground:(UIApplication *)application {
+                    UIBackgroundTaskIdentifier identifier = [application beginBackgroundTaskWithExpirationHandler:NULL];
+                    [self.syncManager synchronizeWithCompletion:^(NSError *error) {
+                        [application endBackgroundTask:identifier];
+                    }];
+                }
+                @end
+                """,
+                "SyncManager.m": """
+                @implementation SyncManager
+                - (void)synchronizeWithCompletion:(void(^)(NSError *))completion {
+                    if (!self.canSynchronize) return;
+                    completion(nil);
+                }
+                @end
+                """,
+            ]) == ["BT008 suspected AppDelegate.m:3"])
     }
 
     @Test func aMethodThatCallsBackOnEveryPathIsCleanAndATrailingClosureFindsItsParameter() {

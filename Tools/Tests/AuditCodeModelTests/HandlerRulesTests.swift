@@ -389,6 +389,9 @@ struct HandlerRulesTests {
             @end
             """,
             "PeerManager.m": """
+            @interface PeerManager ()
+            @property (nonatomic, strong) BackgroundManager *backgroundManager;
+            @end
             @implementation PeerManager
             - (void)connect {
                 [self.backgroundManager createSaveTask:^{
@@ -405,8 +408,53 @@ struct HandlerRulesTests {
             @end
             """,
         ])
-        #expect(summary(found) == ["BT004 proven PeerManager.m:3"])
+        #expect(summary(found) == ["BT004 proven PeerManager.m:6"])
         #expect(found.first?.chain.first?.text.contains("passes this handler to `createSaveTask`") == true)
+    }
+
+    @Test func aShimCallOnAReceiverOfUnknownTypeIsOnlySuspected() {
+        // `helper` has no declared type: `register(_:)` may be another type's, or a library's, method of that name.
+        let found = findings([
+            "Keeper.swift": """
+            final class Keeper {
+                var id = UIBackgroundTaskIdentifier.invalid
+                func register(_ onExpire: @escaping () -> Void) {
+                    id = UIApplication.shared.beginBackgroundTask { onExpire() }
+                }
+            }
+            """,
+            "Client.swift": """
+            final class Client {
+                func start(helper: AnyObject) {
+                    helper.register { print("expired") }
+                }
+            }
+            """,
+        ])
+        #expect(summary(found) == ["BT004 suspected Client.swift:3"])
+        #expect(found.first?.chain.first?.isEstablished == false)
+    }
+
+    @Test func aShimCallThroughATypedPropertyIsProven() {
+        let found = findings([
+            "Keeper.swift": """
+            final class Keeper {
+                var id = UIBackgroundTaskIdentifier.invalid
+                func register(_ onExpire: @escaping () -> Void) {
+                    id = UIApplication.shared.beginBackgroundTask { onExpire() }
+                }
+            }
+            """,
+            "Client.swift": """
+            final class Client {
+                let keeper: Keeper? = nil
+                func start() {
+                    keeper?.register { print("expired") }
+                }
+            }
+            """,
+        ])
+        #expect(summary(found) == ["BT004 proven Client.swift:4"])
     }
 
     @Test func aHandlerHeldInALocalIsNotAnotherTypesMethodOfTheSameName() {

@@ -24,6 +24,20 @@ struct ThreadResolverTests {
         }
     }
 
+    @Test func aSyncBlockRunsOnTheCallingThreadNotOnTheQueues() {
+        #expect(
+            threads(
+                """
+                final class Work: UIViewController {
+                    override func viewDidLoad() {
+                        DispatchQueue.global().sync { app.endBackgroundTask(a) }
+                        dispatch_sync(dispatch_get_global_queue(0, 0)) { app.endBackgroundTask(b) }
+                        DispatchQueue.global().async { app.endBackgroundTask(c) }
+                    }
+                }
+                """) == ["3 main", "4 main", "5 off"])
+    }
+
     @Test func theClosuresAroundACallSayWhereItRuns() {
         #expect(
             threads(

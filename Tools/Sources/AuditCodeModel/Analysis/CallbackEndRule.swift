@@ -56,16 +56,20 @@ public struct CallbackEndRule: Sendable {
                         at: exit, isEstablished: !onWeak)
                     return AnalysisFinding(ruleID: "BT008", location: exit, chain: [beginLink, link])
                 }
-                let declarations = callees(of: call, in: body.typeName)
+                let resolution = index.resolve(call, in: body.typeName, locals: body.steps)
+                let declarations = resolution.declarations
                 for declaration in declarations {
                     guard let parameter = parameter(receiving: closure, of: call, in: declaration),
                         let (exit, _) = Self.exitWithoutCalling(parameter, in: declaration.steps)
                     else { continue }
                     let link = EvidenceLink(
                         "ends `\(name)` only when `\(call.name)` calls back", at: end.call.location)
+                    // A call matched by its name alone may reach another type's method of that name.
                     let leave = EvidenceLink(
                         "`\(declaration.name ?? call.name)` returns here without calling `\(parameter)`: the task is "
-                            + "never ended", at: exit)
+                            + "never ended"
+                            + (resolution.isShown ? "" : " (if the call, matched by name, reaches this method)"),
+                        at: exit, isEstablished: resolution.isShown)
                     return AnalysisFinding(ruleID: "BT008", location: begin.location, chain: [beginLink, link, leave])
                 }
                 if declarations.isEmpty, ClosureTiming(call) == .unknown, suspected == nil {
@@ -102,30 +106,6 @@ public struct CallbackEndRule: Sendable {
             for block in StepWalk.nestedBlocks(of: step) { found += ends(of: name, in: block, chain: chain) }
         }
         return found
-    }
-
-    /// The project's declarations a call resolves to: by name and labels, else by name where a trailing closure's
-    /// missing label is the only difference.
-    private func callees(of call: CodeCall, in typeName: String?) -> [CodeBody] {
-        let labels = call.arguments.map { $0.label ?? "_" }
-        // A call on `self` is the type's own method (or a superclass's), not another type's of the same name.
-        let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
-        let candidates =
-            onSelf
-            ? typeName.map { index.methods(named: call.name, in: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-                ?? index.bodies(named: call.name)
-            : index.bodies(named: call.name)
-        // Two apps of one repository may both declare `AppDelegate`: the call's own file decides first.
-        let sameFile = candidates.filter { $0.location.path == call.location.path }
-        let inScope = sameFile.isEmpty ? candidates : sameFile
-        let exact = inScope.filter { $0.kind != .closure && $0.labels == labels }
-        if !exact.isEmpty { return exact }
-        return inScope.filter { body in
-            body.kind != .closure && body.labels.count == labels.count
-                && zip(body.labels, labels).enumerated().allSatisfy { position, pair in
-                    pair.0 == pair.1 || (position == labels.count - 1 && pair.1 == "_")
-                }
-        }
     }
 
     /// The name `declaration` gives the parameter `closure` is passed as.

@@ -150,21 +150,10 @@ public struct CaptureBeforeAssignmentRule: Sendable {
         }
     }
 
-    /// Why a closure passed to `call` runs off the main thread: a global or background queue, a detached task.
+    /// Why a closure passed to `call` runs off the main thread, when the call shows it (a global queue's `async`, a
+    /// detached task): ``ThreadResolver``'s reading of the call.
     private static func offMainReason(_ call: CodeCall) -> String? {
-        let receiver =
-            call.receiver.map { expression -> [String] in
-                StepWalk.calls(in: expression).map(\.name) + (expression.path ?? [])
-            } ?? []
-        if ["async", "asyncAfter"].contains(call.name), receiver.contains("global") {
-            return "it runs in a closure on a global queue (`\(call.name)`)"
-        }
-        if call.name == "detached" { return "it runs in a detached task" }
-        if call.name == "dispatch_async", case .call(let queue) = call.arguments.first?.value,
-            queue.name == "dispatch_get_global_queue"
-        {
-            return "it runs in a block on a global queue (`dispatch_async`)"
-        }
+        if case .offMain(let reason, isShown: true) = ThreadResolver.context(ofClosurePassedTo: call) { return reason }
         return nil
     }
 

@@ -73,17 +73,22 @@ public struct HandlerRules: Sendable {
         guard let position = site.body.parameters.firstIndex(where: { $0.name == parameterName }) else { return [] }
         var found: [AnalysisFinding] = []
         for caller in index.callers(of: shim) {
-            for call in caller.calls
-            where call.name == shim && call.arguments.map({ $0.label ?? "_" }) == site.body.labels
-                || call.name == shim && call.arguments.count == site.body.parameters.count
-            {
+            for call in caller.calls where call.name == shim {
                 // A call the audit reads as a system begin already (a shim that mirrors UIKit's name) is checked as one.
                 if case .begin = SystemCall(call) { continue }
-                guard call.arguments.indices.contains(position) else { continue }
+                let resolution = index.resolve(call, in: caller.typeName, locals: caller.steps)
+                guard resolution.declarations.contains(where: { $0 === site.body }),
+                    call.arguments.count == site.body.parameters.count, call.arguments.indices.contains(position)
+                else { continue }
                 let callerSite = BeginSite(
                     call: call, body: caller, name: nil, handler: call.arguments[position].value)
+                // A call matched by its name alone may reach another type's method, or a library's.
                 let passes = EvidenceLink(
-                    "passes this handler to `\(shim)`, which begins a background task with it", at: call.location)
+                    resolution.isShown
+                        ? "passes this handler to `\(shim)`, which begins a background task with it"
+                        : "passes this handler to a method named `\(shim)`; that it reaches the shim below, and not "
+                            + "another type's or a library's method of that name, is not shown",
+                    at: call.location, isEstablished: resolution.isShown)
                 found += findings(for: callerSite, shimDepth: depth).map { finding in
                     var finding = finding
                     finding.chain =

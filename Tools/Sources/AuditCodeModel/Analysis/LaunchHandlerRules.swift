@@ -92,12 +92,19 @@ public struct LaunchHandlerRules: Sendable {
             }
             for call in StepWalk.ownCalls(of: step) where depth > 0 {
                 guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
-                let declarations = self.declarations(of: call, in: typeName)
+                let resolution = index.resolve(call, in: typeName)
+                let declarations = resolution.declarations
                 if declarations.isEmpty {
                     result.unresolved.append(
                         EvidenceLink(
                             "hands `\(task)` to `\(call.name)`, which the index cannot read", at: call.location,
                             isEstablished: false))
+                } else if !resolution.isShown {
+                    // Matched by its name alone: another type's method of that name may be the one that runs.
+                    result.unresolved.append(
+                        EvidenceLink(
+                            "hands `\(task)` to a method named `\(call.name)`; which declaration runs is not shown",
+                            at: call.location, isEstablished: false))
                 }
                 for declaration in declarations where declaration.parameters.indices.contains(position) {
                     let inner = search(
@@ -186,30 +193,31 @@ public struct LaunchHandlerRules: Sendable {
         return false
     }
 
-    /// The project's declarations `call` resolves to: a method of `typeName` (or a superclass) for a call on `self`,
-    /// else any body of that name and labels.
+    /// The project's declarations `call` resolves to (see ``ProjectIndex/resolve(_:in:)``).
     func declarations(of call: CodeCall, in typeName: String?) -> [CodeBody] {
-        let labels = call.arguments.map { $0.label ?? "_" }
-        let onSelf = call.receiver == nil || call.receiver?.path == ["self"]
-        let methods = onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
-        return methods.isEmpty ? index.bodies(named: call.name, labels: labels) : methods
+        index.resolve(call, in: typeName).declarations
     }
 
     /// The first early exit of a project method `step` hands `task` to, when that method completes it.
     private func helperExit(of step: Step, task: String, typeName: String?, depth: Int) -> EvidenceLink? {
         for call in StepWalk.ownCalls(of: step) {
             guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
-            for declaration in declarations(of: call, in: typeName)
-            where declaration.parameters.indices.contains(position) {
+            let resolution = index.resolve(call, in: typeName)
+            for declaration in resolution.declarations where declaration.parameters.indices.contains(position) {
                 let parameter = declaration.parameters[position].name
                 let owns = search(
                     declaration.steps, for: parameter, typeName: declaration.typeName, depth: 0,
                     skipsExpirationHandler: true, matches: Self.completesOutsideExpiration
                 ).found
                 if owns,
-                    let exit = earlyExit(
+                    var exit = earlyExit(
                         in: declaration.steps, task: parameter, typeName: declaration.typeName, depth: depth - 1)
                 {
+                    // A call matched by its name alone may reach another type's method of that name.
+                    if !resolution.isShown {
+                        exit.text += " (if `\(call.name)` here reaches this method, matched by its name only)"
+                        exit.isEstablished = false
+                    }
                     return exit
                 }
             }

@@ -77,21 +77,20 @@ public struct ThreadResolver: Sendable {
         // An initializer is called by its type's name, which the index does not follow.
         guard name != "init" else { return .unknown }
         // The project's callers of this method, followed up.
-        var found: [(RunsOn, CodeCall, CodeBody)] = []
+        var found: [(RunsOn, CodeCall, CodeBody, resolves: Bool)] = []
         for caller in index.callers(of: name).prefix(8) {
             for call in caller.calls where call.name == name {
-                let receiver = call.receiver?.path ?? ["self"]
-                guard receiver.count <= 2 else { continue }
-                found.append((runsOn(call.location, in: caller, depth: depth - 1), call, caller))
+                // A call that can reach this body: shown when the receiver's type is known, else by its name only.
+                let resolution = index.resolve(call, in: caller.typeName, locals: caller.steps)
+                guard resolution.declarations.contains(where: { $0 === body }) else { continue }
+                found.append(
+                    (runsOn(call.location, in: caller, depth: depth - 1), call, caller, resolution.isShown))
             }
         }
         // Off the main thread on one path is enough; shown beats not shown.
         for wantShown in [true, false] {
-            for (answer, call, caller) in found {
+            for (answer, call, caller, resolves) in found {
                 guard case .offMain(let reason, let shownThere) = answer else { continue }
-                let resolves =
-                    call.receiver == nil || call.receiver?.path == ["self"]
-                    || Set(index.bodies(named: name).map(\.typeName)).count == 1
                 let isShown = shownThere && resolves
                 guard isShown == wantShown else { continue }
                 let file = call.location.path.split(separator: "/").last.map(String.init) ?? call.location.path
@@ -208,10 +207,12 @@ public struct ThreadResolver: Sendable {
         switch call.name {
         case "async", "asyncAfter", "sync", "asyncAndWait":
             if receiverNames.contains("main") { return .main("it runs on `DispatchQueue.main`") }
+            // A `sync` block runs on the calling thread (GCD's documented optimization), not on a global queue's.
+            guard call.name != "sync", call.name != "asyncAndWait" else { return nil }
             if receiverNames.contains("global") {
                 return .offMain("it runs in a closure on a global queue (`\(call.name)`)", isShown: true)
             }
-            guard !receiverNames.isEmpty, call.name != "sync" else { return nil }
+            guard !receiverNames.isEmpty else { return nil }
             let queue = receiverNames.last ?? "a queue"
             return .offMain("it runs on the queue `\(queue)`, which is not shown to be the main queue", isShown: false)
         case "dispatch_async", "dispatch_after", "dispatch_sync", "dispatch_barrier_async", "dispatch_group_notify":
@@ -220,10 +221,10 @@ public struct ThreadResolver: Sendable {
                 ? call.arguments.dropFirst().first?.value : call.arguments.first?.value
             let names = queue.map { StepWalk.calls(in: $0).map(\.name) + ($0.path ?? []) } ?? queueArgument
             if names.contains("dispatch_get_main_queue") { return .main("it runs on the main queue") }
+            guard call.name != "dispatch_sync" else { return nil }  // on the calling thread
             if names.contains("dispatch_get_global_queue") {
                 return .offMain("it runs in a block on a global queue (`\(call.name)`)", isShown: true)
             }
-            guard call.name != "dispatch_sync" else { return nil }
             return .offMain(
                 "it runs on the queue `\(names.last ?? "a queue")`, which is not shown to be the main queue",
                 isShown: false)

@@ -101,7 +101,7 @@ struct ObjectiveCDeclarations {
                     PropertyDeclaration(
                         name: name, typeName: currentType, isStatic: false,
                         isClosure: (first..<index).contains { tokens[$0].is("^") }, initializer: nil,
-                        location: range(first, index)))
+                        valueType: objectType(from: first, to: index), location: range(first, index)))
             }
             first = index + 1
         }
@@ -115,6 +115,18 @@ struct ObjectiveCDeclarations {
             return name.text
         }
         return (start..<end).reversed().lazy.map { tokens[$0] }.first { $0.kind == .identifier }?.text
+    }
+
+    /// The class of an object pointer declared in `start..<end` (`Tasks` for `__weak Tasks *name`); `nil` for `id`,
+    /// a block, or a C type; a generic's argument (`NSArray<Tasks *>`) is not it.
+    private func objectType(from start: Int, to end: Int) -> String? {
+        guard !(start..<end).contains(where: { tokens[$0].is("^") }) else { return nil }
+        return (start..<end).lazy.filter { position in
+            let token = self.tokens[position]
+            return token.kind == .identifier && token.text.first?.isUppercase == true
+                && self.syntax.token(position + 1)?.is("*") == true
+                && !(position > start && (self.tokens[position - 1].is("<") || self.tokens[position - 1].is(",")))
+        }.first.map { tokens[$0].text }
     }
 
     /// `@property (attributes) Type name;`.
@@ -132,7 +144,7 @@ struct ObjectiveCDeclarations {
                 PropertyDeclaration(
                     name: name, typeName: currentType, isStatic: attributes.contains("class"),
                     isClosure: (start..<end).contains { tokens[$0].is("^") }, initializer: nil,
-                    location: range(index, end)))
+                    valueType: objectType(from: start, to: end), location: range(index, end)))
         }
         return end + 1
     }
@@ -140,7 +152,11 @@ struct ObjectiveCDeclarations {
     /// `- (Type)part:(Type)name part2:(Type)name2 { … }`; a declaration ending in `;` is skipped.
     private mutating func method(at index: Int) -> Int {
         var next = index + 1
-        if let close = partner(next) { next = close + 1 }  // the return type
+        var returnType: String?
+        if let close = partner(next) {  // the return type
+            returnType = objectType(from: next + 1, to: close)
+            next = close + 1
+        }
         var parts: [String] = []
         var parameters: [CodeBody.Parameter] = []
         var isKeyword = false
@@ -174,6 +190,13 @@ struct ObjectiveCDeclarations {
         }
         let kind: CodeBody.Kind =
             name.hasPrefix("init") ? .initializer : name == "dealloc" ? .deinitializer : .method
+        // A getter written as a method (`- (DSSync *)sync { … }`): what it returns is a property of that type.
+        if !isKeyword, kind == .method, let returnType {
+            properties.append(
+                PropertyDeclaration(
+                    name: name, typeName: currentType, isStatic: tokens[index].is("+"), isClosure: false,
+                    initializer: nil, valueType: returnType, location: range(index, close)))
+        }
         var statements = ObjectiveCStatements(syntax: syntax, path: path)
         bodies.append(
             CodeBody(
