@@ -22,6 +22,10 @@ public enum SystemCall: Sendable {
         "registerForTaskWithIdentifier", "setTaskCompleted", "setTaskCompletedWithSuccess",
     ].reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
 
+    private static func isObjectiveC(_ path: String) -> Bool {
+        path.hasSuffix(".m") || path.hasSuffix(".mm") || path.hasSuffix(".h")
+    }
+
     /// What `call` is, or `nil` for any other call.
     public init?(_ call: CodeCall) {
         let length = call.name.utf8.count
@@ -31,6 +35,8 @@ public enum SystemCall: Sendable {
         case "beginBackgroundTask" where labels.allSatisfy { [nil, "withName", "expirationHandler"].contains($0) }:
             // Swift: the name is labelled; the handler is labelled or the trailing closure.
             guard labels.filter({ $0 == nil }).count <= 1 else { return nil }
+            // `[self beginBackgroundTask]`: UIKit has no such selector, so it is the project's own method.
+            guard !labels.isEmpty || !Self.isObjectiveC(call.location.path) else { return nil }
             let handler =
                 call.argument(labelled: "expirationHandler") ?? call.arguments.first { $0.label == nil }?.value
             self = .begin(name: call.argument(labelled: "withName"), handler: handler)

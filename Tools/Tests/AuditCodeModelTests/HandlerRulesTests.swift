@@ -10,8 +10,9 @@ struct HandlerRulesTests {
     /// The findings for every begin of `files` (path → source; `.m` files are Objective-C).
     private func findings(_ files: [String: String]) -> [AnalysisFinding] {
         let read = ModelFixture.read(files)
-        let rules = HandlerRules(index: ProjectIndex(files: read))
-        return read.flatMap(BeginSite.all(in:)).flatMap(rules.findings(for:))
+        let index = ProjectIndex(files: read)
+        let rules = HandlerRules(index: index)
+        return read.flatMap { BeginSite.all(in: $0, index: index) }.flatMap(rules.findings(for:))
     }
 
     private func summary(_ findings: [AnalysisFinding]) -> [String] {
@@ -410,6 +411,66 @@ struct HandlerRulesTests {
         ])
         #expect(summary(found) == ["BT004 proven PeerManager.m:6"])
         #expect(found.first?.chain.first?.text.contains("passes this handler to `createSaveTask`") == true)
+    }
+
+    @Test func aShimWhoseOwnHandlerEndsTheTaskOwnsTheEndAndItsCallersAreNotChecked() {
+        let found = findings([
+            "Keeper.swift": """
+            final class Keeper {
+                var id = UIBackgroundTaskIdentifier.invalid
+                func begin(_ onExpire: @escaping () -> Void) {
+                    id = UIApplication.shared.beginBackgroundTask {
+                        onExpire()
+                        UIApplication.shared.endBackgroundTask(self.id)
+                        self.id = .invalid
+                    }
+                }
+                func beginAndForget(_ onExpire: @escaping () -> Void) {
+                    id = UIApplication.shared.beginBackgroundTask { onExpire() }
+                }
+            }
+            """,
+            "Client.swift": """
+            final class Client {
+                let keeper = Keeper()
+                func start() {
+                    keeper.begin { }
+                    keeper.beginAndForget { }
+                }
+            }
+            """,
+        ])
+        // Only the caller of the shim that passes the handler on, and does nothing else, is checked.
+        #expect(summary(found) == ["BT003 proven Client.swift:5"])
+    }
+
+    @Test func aProjectMethodNamedLikeTheBeginIsNotUIKits() {
+        let found = findings([
+            "Operation.m": """
+            @implementation Operation
+            - (void)beginBackgroundTask {
+                self.taskID = [[UIApplication sharedApplication] beginBackgroundTaskWithExpirationHandler:^{
+                    [[UIApplication sharedApplication] endBackgroundTask:self.taskID];
+                }];
+            }
+            - (void)work {
+                [self beginBackgroundTask];
+            }
+            @end
+            """,
+            "Uploader.swift": """
+            final class Uploader {
+                func beginBackgroundTask() {
+                    UIApplication.shared.beginBackgroundTask(withName: "Upload") { }
+                }
+                func upload() {
+                    beginBackgroundTask()
+                }
+            }
+            """,
+        ])
+        // The raw calls inside the methods are checked; the calls of the methods are not begins.
+        #expect(summary(found) == ["BT003 proven Uploader.swift:3"])
     }
 
     @Test func aShimCallOnAReceiverOfUnknownTypeIsOnlySuspected() {

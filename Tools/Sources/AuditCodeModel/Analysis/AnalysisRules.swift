@@ -19,7 +19,7 @@ public struct AnalysisRules: Sendable {
         // Every rule starts from a system call in the file (a begin, an end, a registration, an activity).
         guard file.bodies.contains(where: \.makesSystemCall) else { return [] }
         let handlers = HandlerRules(index: index)
-        var all = BeginSite.all(in: file).flatMap { handlers.findings(for: $0) }
+        var all = BeginSite.all(in: file, index: index).flatMap { handlers.findings(for: $0) }
         all += StoredIdentifierRule(index: index).findings(in: file)
         all += CaptureBeforeAssignmentRule(index: index).findings(in: file)
         all += DoubleEndRule(index: index).findings(in: file)

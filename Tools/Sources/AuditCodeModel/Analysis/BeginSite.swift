@@ -9,11 +9,17 @@ public struct BeginSite: Sendable {
     /// The expiration handler argument, as written.
     public var handler: CodeExpression?
 
-    /// Every begin in `file`'s bodies, nested closures included, in order.
-    public static func all(in file: CodeFile) -> [BeginSite] {
+    /// Every begin in `file`'s bodies, nested closures included, in order. With `index`, a call the index shows
+    /// reaches the project's own method of that name (`self.beginBackgroundTask()` in a type that declares one) is
+    /// that method's call, not UIKit's.
+    public static func all(in file: CodeFile, index: ProjectIndex? = nil) -> [BeginSite] {
         file.bodies.flatMap { body in
             body.calls.compactMap { call -> BeginSite? in
                 guard case .begin(let name, let handler) = SystemCall(call) else { return nil }
+                if let index, call.receiver == nil || call.receiver?.path == ["self"] {
+                    let resolution = index.resolve(call, in: body.typeName, locals: body.steps)
+                    if resolution.isShown, !resolution.declarations.isEmpty { return nil }
+                }
                 return BeginSite(call: call, body: body, name: name, handler: handler)
             }
         }

@@ -17,9 +17,11 @@ public struct HandlerRules: Sendable {
 
     private func findings(for site: BeginSite, shimDepth: Int) -> [AnalysisFinding] {
         let begin = EvidenceLink("begins a background task", at: site.call.location)
-        // A shim of the project that passes its caller's handler on: the caller's handler is what runs.
+        // A shim of the project that passes its caller's handler on: the caller's handler is what runs. A handler
+        // that also ends the task itself owns the end: the caller's is only told, and the shim's is checked.
         if let handler = site.handler,
-            RawBeginRule.passesOn(handler, Set(site.body.parameters.filter(\.isClosure).map(\.name)))
+            RawBeginRule.passesOn(handler, Set(site.body.parameters.filter(\.isClosure).map(\.name))),
+            !endsItself(handler, in: site.body.typeName)
         {
             return shimDepth > 0 ? shimCallers(site, handler, depth: shimDepth - 1) : []
         }
@@ -59,6 +61,15 @@ public struct HandlerRules: Sendable {
                 ]
             }
             return lateOrMissingEnd(site, begin, body)
+        }
+    }
+
+    /// Whether a shim's handler closure ends the task itself (on some path at least), besides calling its caller's.
+    private func endsItself(_ handler: CodeExpression, in typeName: String?) -> Bool {
+        guard case .closure(let closure) = handler else { return false }
+        switch EndAnalysis(index: index).outcome(of: closure, in: typeName) {
+        case .neverEnds, .unresolved: return false
+        case .endsBeforeReturning, .endsLate, .endsOnSomePaths, .endsBehindWeakReference: return true
         }
     }
 

@@ -81,6 +81,8 @@ public struct LaunchHandlerRules: Sendable {
     ) -> Search {
         var result = Search()
         var work = steps
+        // `guard let refreshTask = task as? BGAppRefreshTask`: the task under another name.
+        let names = Self.aliases(of: task, in: steps)
         while let step = work.popLast(), !result.found {
             if matches(step, task) {
                 result.found = true
@@ -91,7 +93,11 @@ public struct LaunchHandlerRules: Sendable {
                 work += children(of: step, followsCallbacks: followsCallbacks)
             }
             for call in StepWalk.ownCalls(of: step) where depth > 0 {
-                guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
+                guard
+                    let position = call.arguments.firstIndex(where: { argument in
+                        names.contains { Self.names($0, argument.value) }
+                    })
+                else { continue }
                 let resolution = index.resolve(call, in: typeName)
                 let declarations = resolution.declarations
                 if declarations.isEmpty {
@@ -253,6 +259,32 @@ public struct LaunchHandlerRules: Sendable {
             return true
         }
         return StepWalk.calls(in: [step]).contains { $0.name == "setExpirationHandler" }
+    }
+
+    /// `task` and the locals bound to it in `steps`, closures included: `guard let refreshTask = task as?
+    /// BGAppRefreshTask`, `let processing = task as! BGProcessingTask`.
+    static func aliases(of task: String, in steps: [Step]) -> Set<String> {
+        var found: Set<String> = [task]
+        func visit(_ steps: [Step]) -> Bool {
+            var added = false
+            for step in steps {
+                switch step.kind {
+                case .declare(let name, _, let value?) where !found.contains(name):
+                    if found.contains(where: { names($0, value) }) { added = found.insert(name).inserted || added }
+                case .branch(let branch):
+                    for case .binding(let name, let value?) in branch.conditions
+                    where !found.contains(name) && found.contains(where: { names($0, value) }) {
+                        added = found.insert(name).inserted || added
+                    }
+                default: break
+                }
+                for block in StepWalk.nestedBlocks(of: step) { added = visit(block) || added }
+                for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) { added = visit(closure.steps) || added }
+            }
+            return added
+        }
+        while visit(steps) {}
+        return found
     }
 
     /// Whether `expression` is `task` (or a cast or member of it: `task as! BGAppRefreshTask`).
