@@ -5,19 +5,14 @@ public struct CallResolution: Sendable {
     public var declarations: [CodeBody]
     /// Whether the receiver's type is known: the call is on `self`, `super`, a type's name or singleton
     /// (`Uploader.shared`), a property whose declared type has the method, or a local made by one of those; a free
-    /// function declared once. A call
-    /// matched by its name alone may reach another type's method of that name, or a library's, so it is not shown.
+    /// function declared once. A call matched by its name alone may reach another type's method of that name, or a
+    /// library's, so it is not shown.
     public var isShown: Bool
 
     /// Creates a resolution.
     public init(declarations: [CodeBody], isShown: Bool) {
         self.declarations = declarations
         self.isShown = isShown
-    }
-
-    /// Whether the call is shown to reach `body`.
-    public func shows(_ body: CodeBody) -> Bool {
-        isShown && declarations.contains { $0 === body }
     }
 }
 
@@ -55,7 +50,7 @@ extension ProjectIndex {
     /// The type the receiver of `call` is known to have, when the index shows it.
     private func receiverType(of call: CodeCall, in typeName: String?, locals: [Step]) -> String? {
         guard let receiver = call.receiver else { return typeName }
-        if let made = type(made: receiver, in: typeName) { return made }
+        if let made = type(made: receiver) { return made }
         guard let path = receiver.path, !path.isEmpty else { return nil }
         switch path.count {
         case 1 where path[0] == "self": return typeName
@@ -64,7 +59,7 @@ extension ProjectIndex {
         }
         // A local whose value says its type.
         if path.count == 1, let value = Self.localValue(of: path[0], in: locals) {
-            return type(made: value, in: typeName)
+            return type(made: value)
         }
         // A property of the caller's type (or a superclass's) whose declared type the index has.
         let propertyPath = path[0] == "self" ? Array(path.dropFirst()) : path
@@ -75,7 +70,7 @@ extension ProjectIndex {
     /// The type an expression makes, when it says: a type's name (a static call), its initializer (`Sync()`,
     /// `[[Sync alloc] init]`), its singleton (`Sync.shared`, `[Sync sharedSync]`) or a static property of it whose
     /// declared type the index has (`Cache.callManager`).
-    private func type(made expression: CodeExpression, in typeName: String?) -> String? {
+    private func type(made expression: CodeExpression) -> String? {
         switch expression {
         case .reference(let path) where path.count == 1 && isType(path[0]):
             return path[0]
@@ -87,11 +82,11 @@ extension ProjectIndex {
             if ["init", "new", "alloc"].contains(inner.name) || inner.name.hasPrefix("initWith")
                 || (inner.arguments.isEmpty && Self.isSingleton(inner.name))
             {
-                return type(made: base, in: typeName)
+                return type(made: base)
             }
             return nil
         case .await(let inner):
-            return type(made: inner, in: typeName)
+            return type(made: inner)
         default:
             return nil
         }

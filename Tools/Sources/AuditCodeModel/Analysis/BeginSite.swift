@@ -84,29 +84,37 @@ public enum StepWalk {
     }
 
     /// `name` and the locals bound to its value in `steps` (closures included): `if let id = name`, `guard let id =
-    /// self.name`, `let id = name`.
-    public static func aliases(of name: String, in steps: [Step]) -> Set<String> {
+    /// self.name`, `let id = name`. With `boundBy`, a local is bound when `boundBy(alias, value)` holds for any alias
+    /// found so far (`guard let refresh = task as? BGAppRefreshTask`, then `let again = refresh`).
+    public static func aliases(
+        of name: String, in steps: [Step], boundBy: ((String, CodeExpression) -> Bool)? = nil
+    ) -> Set<String> {
         var found: Set<String> = [name]
-        func isName(_ value: CodeExpression?) -> Bool {
-            guard let last = value?.path?.last else { return false }
-            return last == name
+        func isBound(_ value: CodeExpression?) -> Bool {
+            guard let value else { return false }
+            guard let boundBy else { return value.path?.last == name }
+            return found.contains { boundBy($0, value) }
         }
-        func visit(_ steps: [Step]) {
+        func visit(_ steps: [Step]) -> Bool {
+            var added = false
             for step in steps {
                 switch step.kind {
-                case .declare(let declared, _, let value) where isName(value): found.insert(declared)
+                case .declare(let declared, _, let value) where isBound(value):
+                    added = found.insert(declared).inserted || added
                 case .branch(let branch):
                     for case .binding(let bound, let value) in branch.conditions
-                    where isName(value ?? .reference([bound])) {
-                        found.insert(bound)
+                    where isBound(value ?? .reference([bound])) {
+                        added = found.insert(bound).inserted || added
                     }
                 default: break
                 }
-                for block in nestedBlocks(of: step) { visit(block) }
-                for closure in ownCalls(of: step).flatMap(\.closures) { visit(closure.steps) }
+                for block in nestedBlocks(of: step) { added = visit(block) || added }
+                for closure in ownCalls(of: step).flatMap(\.closures) { added = visit(closure.steps) || added }
             }
+            return added
         }
-        visit(steps)
+        // An alias of an alias is found on another pass; without `boundBy` only `name` binds, so one pass does.
+        while visit(steps), boundBy != nil {}
         return found
     }
 

@@ -124,7 +124,7 @@ public struct DoubleCompletionRule: Sendable {
                 guard depth > 0,
                     let position = call.arguments.firstIndex(where: { $0.value.path?.first == task })
                 else { continue }
-                for declaration in LaunchHandlerRules(index: index).declarations(of: call, in: typeName)
+                for declaration in index.resolve(call, in: typeName).declarations
                 where declaration.parameters.indices.contains(position) {
                     let key = "\(declaration.location.path):\(declaration.location.line)"
                     guard reached.followed.insert(key).inserted else { continue }

@@ -82,7 +82,7 @@ public struct LaunchHandlerRules: Sendable {
         var result = Search()
         var work = steps
         // `guard let refreshTask = task as? BGAppRefreshTask`: the task under another name.
-        let names = Self.aliases(of: task, in: steps)
+        let names = StepWalk.aliases(of: task, in: steps, boundBy: Self.names)
         while let step = work.popLast(), !result.found {
             if matches(step, task) {
                 result.found = true
@@ -199,11 +199,6 @@ public struct LaunchHandlerRules: Sendable {
         return false
     }
 
-    /// The project's declarations `call` resolves to (see ``ProjectIndex/resolve(_:in:)``).
-    func declarations(of call: CodeCall, in typeName: String?) -> [CodeBody] {
-        index.resolve(call, in: typeName).declarations
-    }
-
     /// The first early exit of a project method `step` hands `task` to, when that method completes it.
     private func helperExit(of step: Step, task: String, typeName: String?, depth: Int) -> EvidenceLink? {
         for call in StepWalk.ownCalls(of: step) {
@@ -259,32 +254,6 @@ public struct LaunchHandlerRules: Sendable {
             return true
         }
         return StepWalk.calls(in: [step]).contains { $0.name == "setExpirationHandler" }
-    }
-
-    /// `task` and the locals bound to it in `steps`, closures included: `guard let refreshTask = task as?
-    /// BGAppRefreshTask`, `let processing = task as! BGProcessingTask`.
-    static func aliases(of task: String, in steps: [Step]) -> Set<String> {
-        var found: Set<String> = [task]
-        func visit(_ steps: [Step]) -> Bool {
-            var added = false
-            for step in steps {
-                switch step.kind {
-                case .declare(let name, _, let value?) where !found.contains(name):
-                    if found.contains(where: { names($0, value) }) { added = found.insert(name).inserted || added }
-                case .branch(let branch):
-                    for case .binding(let name, let value?) in branch.conditions
-                    where !found.contains(name) && found.contains(where: { names($0, value) }) {
-                        added = found.insert(name).inserted || added
-                    }
-                default: break
-                }
-                for block in StepWalk.nestedBlocks(of: step) { added = visit(block) || added }
-                for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) { added = visit(closure.steps) || added }
-            }
-            return added
-        }
-        while visit(steps) {}
-        return found
     }
 
     /// Whether `expression` is `task` (or a cast or member of it: `task as! BGAppRefreshTask`).
