@@ -30,7 +30,16 @@ extension ProjectIndex {
         let labels = call.arguments.map { $0.label ?? "_" }
         if let receiverType = receiverType(of: call, in: typeName, locals: locals) {
             let found = Self.matching(methods(named: call.name, in: receiverType), labels)
-            if !found.isEmpty { return CallResolution(declarations: Self.nearest(found, to: call), isShown: true) }
+            if !found.isEmpty {
+                // A type that conforms to the protocol (over its extension's default) or a subclass may declare its
+                // own: then which one runs is not shown.
+                let replacing = Self.matching(bodies(named: call.name), labels).filter { body in
+                    guard let owner = body.typeName, owner != receiverType else { return false }
+                    return inherits(owner, from: receiverType)
+                }
+                return CallResolution(
+                    declarations: Self.nearest(found, to: call) + replacing, isShown: replacing.isEmpty)
+            }
         }
         let named = Self.matching(bodies(named: call.name), labels)
         if call.receiver == nil {
@@ -118,6 +127,18 @@ extension ProjectIndex {
             }
         }
         return nil
+    }
+
+    /// Whether `typeName`, a superclass of it, or an extension of either names `ancestor` among what it inherits or
+    /// conforms to.
+    private func inherits(_ typeName: String, from ancestor: String) -> Bool {
+        var visited: Set<String> = []
+        var current: String? = typeName
+        while let type = current, visited.insert(type).inserted {
+            if types(named: type).contains(where: { $0.inherits.contains(ancestor) }) { return true }
+            current = superclass(of: type)
+        }
+        return false
     }
 
     private func isType(_ name: String) -> Bool {

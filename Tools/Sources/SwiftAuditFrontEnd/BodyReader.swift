@@ -100,6 +100,8 @@ struct BodyReader {
         if node.is(BreakStmtSyntax.self) { return [Step(.exit(.break, value: nil), at: at)] }
         if node.is(ContinueStmtSyntax.self) { return [Step(.exit(.continue, value: nil), at: at)] }
         if let guardStatement = node.as(GuardStmtSyntax.self) {
+            // `guard #available(iOS 16, *) else { … }`: on a current system the else does not run.
+            if let passes = Self.availability(guardStatement.conditions), passes { return [] }
             let branch = Step.Branch(
                 form: .guard, conditions: conditions(guardStatement.conditions),
                 arms: [steps(guardStatement.body.statements)], isExhaustive: false)
@@ -167,6 +169,19 @@ struct BodyReader {
     }
 
     private func branch(_ node: IfExprSyntax) -> Step.Branch {
+        // `if #available(iOS 13, *) { … } else { … }`: the audit reads code as it runs on a current system, where
+        // `#available` passes and `#unavailable` fails (the other arm is for systems where, for one,
+        // `BGTaskScheduler` never calls a launch handler).
+        if let passes = Self.availability(node.conditions) {
+            let taken: [Step]
+            switch (passes, node.elseBody) {
+            case (true, _): taken = steps(node.body.statements)
+            case (false, .codeBlock(let block)): taken = steps(block.statements)
+            case (false, .ifExpr(let elseIf)): taken = [Step(.branch(branch(elseIf)), at: range(of: Syntax(elseIf)))]
+            case (false, nil): taken = []
+            }
+            return Step.Branch(form: .if, conditions: [], arms: [taken], isExhaustive: true)
+        }
         var arms = [steps(node.body.statements)]
         var isExhaustive = false
         switch node.elseBody {
@@ -180,6 +195,13 @@ struct BodyReader {
             break
         }
         return Step.Branch(form: .if, conditions: conditions(node.conditions), arms: arms, isExhaustive: isExhaustive)
+    }
+
+    /// For a condition list that is one availability check: whether it passes on a current system (`#available`
+    /// does, `#unavailable` does not); `nil` for any other condition.
+    private static func availability(_ list: ConditionElementListSyntax) -> Bool? {
+        guard list.count == 1, case .availability(let check) = list.first?.condition else { return nil }
+        return check.availabilityKeyword.tokenKind == .poundAvailable
     }
 
     private func conditions(_ list: ConditionElementListSyntax) -> [Step.Condition] {

@@ -60,6 +60,48 @@ struct CallResolutionTests {
             ])
     }
 
+    @Test func aProtocolsDefaultOrASuperclassMethodThatAnotherTypeReplacesIsNotShown() {
+        #expect(
+            resolutions([
+                "Controller.swift": """
+                protocol Controller {
+                    func finish(_ id: Int)
+                }
+                extension Controller {
+                    func finish(_ id: Int) {}
+                }
+                final class LiveController: Controller {
+                    func finish(_ id: Int) {}
+                }
+                class Worker {
+                    func finish(_ id: Int) {}
+                }
+                final class UploadWorker: Worker {
+                    override func finish(_ id: Int) {}
+                }
+                final class Plain {
+                    func finish(_ id: Int) {}
+                }
+                """,
+                "Delegate.swift": """
+                final class Delegate {
+                    var controller: Controller?
+                    var worker: Worker?
+                    var plain: Plain?
+                    func run() {
+                        controller?.finish(1)
+                        worker?.finish(2)
+                        plain?.finish(3)
+                    }
+                }
+                """,
+            ]) == [
+                "Delegate.swift:6 Controller.finish,LiveController.finish by name",
+                "Delegate.swift:7 Worker.finish,UploadWorker.finish by name",
+                "Delegate.swift:8 Plain.finish shown",
+            ])
+    }
+
     @Test func anObjectiveCPropertyOrSingletonGivesTheReceiversType() {
         #expect(
             resolutions(

@@ -184,6 +184,41 @@ struct DoubleEndRuleTests {
                 """) == ["BT007 suspected 4"])
     }
 
+    @Test func anotherMethodsLocalOfThePropertysNameIsAnotherTask() {
+        let source = """
+            final class Fetcher {
+                var backgroundTask: UIBackgroundTaskIdentifier = .invalid
+                func enterBackground() {
+                    backgroundTask = UIApplication.shared.beginBackgroundTask(withName: "Stay") { self.finish() }
+                }
+                func finish() {
+                    if backgroundTask != .invalid {
+                        UIApplication.shared.endBackgroundTask(backgroundTask)
+                        backgroundTask = .invalid
+                    }
+                }
+                func fetch() {
+                    var backgroundTask: UIBackgroundTaskIdentifier = .invalid
+                    backgroundTask = UIApplication.shared.beginBackgroundTask(withName: "Fetch") { self.log() }
+                    Task.detached {
+                        await self.download()
+                        UIApplication.shared.endBackgroundTask(backgroundTask)
+                    }
+                }
+                func fetchIntoTheProperty() {
+                    Task.detached {
+                        await self.download()
+                        UIApplication.shared.endBackgroundTask(self.backgroundTask)
+                    }
+                }
+            }
+            """
+        #expect(raced("Fetcher.swift", source) == ["BT007 proven 4"])
+        let withoutThePropertysOwnRace = source.replacingOccurrences(
+            of: "UIApplication.shared.endBackgroundTask(self.backgroundTask)", with: "self.log()")
+        #expect(raced("Fetcher.swift", withoutThePropertysOwnRace) == [])
+    }
+
     @Test func aLockOrEndsAllOnTheMainThreadLeaveTheCheckEndResetSafe() {
         #expect(
             raced(

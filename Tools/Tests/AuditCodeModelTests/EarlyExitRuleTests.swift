@@ -167,6 +167,81 @@ struct EarlyExitRuleTests {
             ]).isEmpty)
     }
 
+    @Test func leavingWhenTheBeginWasRefusedIsNotALeakButLeavingWithALiveTaskIs() {
+        #expect(
+            findings([
+                "Run.swift": """
+                enum Runner {
+                    static func run(_ work: () -> Void) -> Bool {
+                        let task = UIApplication.shared.beginBackgroundTask(withName: "Run") {}
+                        if task == UIBackgroundTaskIdentifier.invalid {
+                            return false
+                        }
+                        work()
+                        UIApplication.shared.endBackgroundTask(task)
+                        return true
+                    }
+                    static func runChecked(_ work: () -> Void) -> Bool {
+                        let task = UIApplication.shared.beginBackgroundTask(withName: "Run") {}
+                        guard task != .invalid else { return false }
+                        if cancelled { return false }
+                        work()
+                        UIApplication.shared.endBackgroundTask(task)
+                        return true
+                    }
+                }
+                """,
+                "Run.m": """
+                @implementation Runner
+                - (BOOL)run {
+                    UIBackgroundTaskIdentifier task = [app beginBackgroundTaskWithName:@"Run" expirationHandler:^{}];
+                    if (task == UIBackgroundTaskInvalid) {
+                        return NO;
+                    }
+                    [self work];
+                    [app endBackgroundTask:task];
+                    return YES;
+                }
+                @end
+                """,
+            ]) == ["BT008 proven Run.swift:14"])
+    }
+
+    @Test func aPropertyEndedThroughAnOptionalBindingIsEndedElsewhere() {
+        #expect(
+            findings([
+                "Loader.swift": """
+                final class Loader {
+                    private var task: UIBackgroundTaskIdentifier?
+                    func start() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Load") { [weak self] in
+                            self?.finish()
+                        }
+                    }
+                    func finish() {
+                        guard let current = task else { return }
+                        task = nil
+                        UIApplication.shared.endBackgroundTask(current)
+                    }
+                }
+                """,
+                "Operation.swift": """
+                final class WorkOperation {
+                    var identifier: UIBackgroundTaskIdentifier?
+                    func begin() {
+                        identifier = UIApplication.shared.beginBackgroundTask { [weak self] in self?.end() }
+                    }
+                    func end() {
+                        if let running = identifier, running != .invalid {
+                            UIApplication.shared.endBackgroundTask(running)
+                            identifier = .invalid
+                        }
+                    }
+                }
+                """,
+            ]).isEmpty)
+    }
+
     @Test func aTryThatCanThrowOutBeforeTheEndIsProvenAndOneInsideDoCatchIsNot() {
         #expect(
             findings([

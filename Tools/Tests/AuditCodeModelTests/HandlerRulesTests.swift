@@ -184,6 +184,31 @@ struct HandlerRulesTests {
         #expect(summary(found) == [])
     }
 
+    @Test func anObjectiveCTestOfTheIdentifierItselfIsACheckForATaskButAnotherFlagIsNot() {
+        let found = findings([
+            "Keep.m": """
+            @implementation Keeper
+            - (void)keep {
+                self.task = [app beginBackgroundTaskWithExpirationHandler:^{
+                    if (self.task) {
+                        [app endBackgroundTask:self.task];
+                        self.task = UIBackgroundTaskInvalid;
+                    }
+                }];
+            }
+            - (void)keepUnlessDone {
+                self.task = [app beginBackgroundTaskWithExpirationHandler:^{
+                    if (self.done) {
+                        [app endBackgroundTask:self.task];
+                    }
+                }];
+            }
+            @end
+            """
+        ])
+        #expect(summary(found) == ["BT004 proven Keep.m:11"])
+    }
+
     @Test func aHandlerInsideCanImportUIKitIsRead() {
         let found = findings([
             "Flush.swift": """
@@ -242,6 +267,37 @@ struct HandlerRulesTests {
             """,
         ])
         #expect(found.isEmpty, "\(summary(found))")
+    }
+
+    @Test func aHelperThatEndsTheTaskItTakesOutOfADictionaryEndsEveryLiveTask() {
+        let found = findings([
+            "Tasks.swift": """
+            final class LongTasks {
+                private var running: [String: UIBackgroundTaskIdentifier] = [:]
+                func begin(_ key: String) {
+                    if running[key] == nil {
+                        running[key] = UIApplication.shared.beginBackgroundTask(withName: key) {
+                            self.end(key)
+                        }
+                    }
+                }
+                func end(_ key: String) {
+                    if let task = running.removeValue(forKey: key) {
+                        UIApplication.shared.endBackgroundTask(task)
+                    }
+                }
+                func forget(_ key: String) {
+                    running[key] = nil
+                }
+                func beginForgotten(_ key: String) {
+                    running[key] = UIApplication.shared.beginBackgroundTask(withName: key) {
+                        self.forget(key)
+                    }
+                }
+            }
+            """
+        ])
+        #expect(summary(found) == ["BT004 proven Tasks.swift:19"])
     }
 
     @Test func anEndThroughAHelperThatRunsItsBlockInlineIsOnTime() {

@@ -30,6 +30,51 @@ struct LaunchHandlerRulesTests {
             ]) == ["BT011 suspected App.swift:2"])  // `refresh` is not the project's: that it calls back is not shown
     }
 
+    @Test func anAvailabilityCheckIsReadAsOnACurrentSystem() {
+        #expect(
+            findings([
+                "Agent.m": """
+                @implementation Agent
+                - (void)start {
+                    [[BGTaskScheduler sharedScheduler] registerForTaskWithIdentifier:@"refresh" usingQueue:nil
+                                                                        launchHandler:^(BGTask *task) {
+                        [self handle:task];
+                    }];
+                }
+                - (void)handle:(BGAppRefreshTask *)task {
+                    if (@available(iOS 13.0, *)) {
+                        task.expirationHandler = ^{ [task setTaskCompletedWithSuccess:NO]; };
+                        [self send];
+                        [task setTaskCompletedWithSuccess:YES];
+                    } else {
+                        NSLog(@"not on this system");
+                    }
+                }
+                @end
+                """,
+                "App.swift": """
+                func registerTasks() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "clean", using: nil) { task in
+                        guard #available(iOS 15, *) else { return }
+                        task.expirationHandler = { task.setTaskCompleted(success: false) }
+                        if #unavailable(iOS 14) {
+                            return
+                        } else {
+                            task.setTaskCompleted(success: true)
+                        }
+                    }
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "leak", using: nil) { task in
+                        task.expirationHandler = { work.cancel() }
+                        if #available(iOS 16, *) {
+                            return
+                        }
+                        task.setTaskCompleted(success: true)
+                    }
+                }
+                """,
+            ]) == ["BT011 proven App.swift:14"])
+    }
+
     @Test func aHandlerThatSetsNoExpirationHandlerIsAProvenBT012() {
         #expect(
             findings([

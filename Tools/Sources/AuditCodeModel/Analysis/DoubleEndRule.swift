@@ -23,18 +23,28 @@ public struct DoubleEndRule: Sendable {
                 let typeBodies = index.flatMap { index in body.typeName.map { index.bodies(inType: $0) } }
                 let scope =
                     isLocal ? [body] : typeBodies ?? file.bodies.filter { $0.typeName == body.typeName }
-                return finding(name: name, call: call, handler: handler, scope: scope)
-                    ?? race(name: name, call: call, handler: handler, in: body, scope: scope)
+                // Another method's local of the same name (`var backgroundTask = …` in a method of the type that
+                // keeps `backgroundTask`) is another task: its bare-name ends are not this property's.
+                let shadowing =
+                    isLocal
+                    ? []
+                    : scope.filter { $0 !== body && $0.kind != .closure && StepWalk.declares(name, in: $0.steps) }
+                        .map(\.location)
+                return finding(name: name, call: call, handler: handler, scope: scope, shadowing: shadowing)
+                    ?? race(name: name, call: call, handler: handler, in: body, scope: scope, shadowing: shadowing)
             }
         }
     }
 
-    private func finding(name: String, call: CodeCall, handler: CodeBody, scope: [CodeBody]) -> AnalysisFinding? {
+    private func finding(
+        name: String, call: CodeCall, handler: CodeBody, scope: [CodeBody], shadowing: [CodeRange]
+    ) -> AnalysisFinding? {
         let handlerCalls = handler.calls
         guard let handlerEnd = handlerCalls.first(where: { Self.ends($0, name) }) else { return nil }
         if Self.resets(handler.steps, name) { return nil }
         let others = scope.flatMap { $0.calls }.filter { other in
             Self.ends(other, name) && !handler.location.contains(line: other.location.line)
+                && !Self.isShadowed(other, by: shadowing)
         }
         guard let other = others.first else { return nil }
         // A handler that cancels the work first (`operation.cancel()`, `subscription?.cancel()`) may keep the work's
@@ -61,7 +71,7 @@ public struct DoubleEndRule: Sendable {
     /// A check-end-reset on the main thread in the handler (directly or through a method of its type) and another end
     /// of the same variable on a thread that is not shown to be the main thread, with no lock on either side.
     private func race(
-        name: String, call: CodeCall, handler: CodeBody, in body: CodeBody, scope: [CodeBody]
+        name: String, call: CodeCall, handler: CodeBody, in body: CodeBody, scope: [CodeBody], shadowing: [CodeRange]
     ) -> AnalysisFinding? {
         guard let index else { return nil }
         // The handler's end: direct, or a method of the type that ends the variable.
@@ -86,7 +96,7 @@ public struct DoubleEndRule: Sendable {
             where aliases.contains(where: { Self.ends(end, $0) })
                 || Self.callsOwn(end, Set(handlerMethods.compactMap(\.name)))
             {
-                guard !handler.location.contains(line: end.location.line),
+                guard !handler.location.contains(line: end.location.line), !Self.isShadowed(end, by: shadowing),
                     !(SystemCall(end) != nil && handlerMethods.contains { $0 === other })
                 else { continue }
                 // (A lock only on this side does not help: the handler's end does not take it.)
@@ -113,6 +123,12 @@ public struct DoubleEndRule: Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether `end` ends a bare name inside one of `shadowing` (a method that declares a local of that name).
+    private static func isShadowed(_ end: CodeCall, by shadowing: [CodeRange]) -> Bool {
+        guard case .end(let argument) = SystemCall(end), argument?.path?.count == 1 else { return false }
+        return shadowing.contains { $0.path == end.location.path && $0.contains(line: end.location.line) }
     }
 
     /// Whether `call` is a call on `self` (or no receiver) of one of `names`.

@@ -61,6 +61,9 @@ public struct EarlyExitRule: Sendable {
             case .exit(.return, _), .exit(.throw, _):
                 return EvidenceLink("leaves here with `\(name)` neither ended nor handed on", at: step.location)
             case .branch(let branch):
+                // `if task == .invalid { return }`, `guard id != UIBackgroundTaskInvalid else { return }`: the exit
+                // is the path on which the begin was refused, with no task to end.
+                if Self.checksValidity(of: name, in: branch) { continue }
                 for arm in branch.arms {
                     var inner = state
                     if let exit = firstUnendedExit(in: arm, name: name, state: &inner) { return exit }
@@ -165,12 +168,29 @@ public struct EarlyExitRule: Sendable {
             ? .local : .otherObject
     }
 
-    /// The locals `steps` declare as a copy of `name` (`let id = self.task`).
+    /// Whether a branch's conditions compare `name` with the invalid identifier (`task == .invalid`,
+    /// `identifier != UIBackgroundTaskInvalid`).
+    private static func checksValidity(of name: String, in branch: Step.Branch) -> Bool {
+        EndAnalysis.checksValidity(branch)
+            && branch.conditions.contains { condition in
+                if case .expression(let expression) = condition { return mentions(expression, name) }
+                return false
+            }
+    }
+
+    /// The locals `steps` declare or bind as a copy of `name` (`let id = self.task`, `if let id = task`,
+    /// `guard let id = self.task else { return }`).
     private static func copies(of name: String, in steps: [Step]) -> Set<String> {
         var found: Set<String> = []
         for step in steps {
             if case .declare(let declared, _, let value?) = step.kind, sameIdentifier(value.path?.last, name) {
                 found.insert(declared)
+            }
+            if case .branch(let branch) = step.kind {
+                for case .binding(let bound, let value) in branch.conditions
+                where sameIdentifier(value?.path?.last ?? bound, name) {
+                    found.insert(bound)
+                }
             }
             for block in StepWalk.nestedBlocks(of: step) { found.formUnion(copies(of: name, in: block)) }
         }

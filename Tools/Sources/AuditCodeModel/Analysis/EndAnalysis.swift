@@ -31,11 +31,7 @@ public struct EndAnalysis: Sendable {
     public func outcome(of body: CodeBody, in typeName: String?) -> Outcome {
         let weak = Set(body.captures.filter { $0.strength != .strong }.map(\.name))
         var scan = Scan()
-        scan.endedNames = Set(
-            body.calls.compactMap { call -> String? in
-                if case .end(let argument) = SystemCall(call) { return argument?.path?.last }
-                return nil
-            })
+        scan.endedNames = Self.endedNames(in: body)
         walk(body.steps, typeName: typeName, weakNames: weak, depth: depth, into: &scan)
         let site = body.location
         if let end = scan.end {
@@ -49,6 +45,15 @@ public struct EndAnalysis: Sendable {
         if let late = scan.lateEnd { return .endsLate([late]) }
         if !scan.unresolved.isEmpty { return .unresolved(scan.unresolved) }
         return .neverEnds([EvidenceLink("no end in it, nor in the project code it calls", at: site)])
+    }
+
+    /// The names `body` ends (`endBackgroundTask(taskId)` → `taskId`).
+    private static func endedNames(in body: CodeBody) -> Set<String> {
+        Set(
+            body.calls.compactMap { call -> String? in
+                if case .end(let argument) = SystemCall(call) { return argument?.path?.last }
+                return nil
+            })
     }
 
     /// What a walk found.
@@ -161,10 +166,14 @@ public struct EndAnalysis: Sendable {
 
     /// Whether a branch's conditions bind one of `names` (`if let task`, `guard let id = self.taskID`): the names
     /// the body ends, so the path where the binding fails is the one with no task to end.
+    /// Objective-C's `if (self.task)` tests the identifier itself (`UIBackgroundTaskInvalid` is 0) and counts the same.
     static func binds(_ names: Set<String>, in branch: Step.Branch) -> Bool {
         branch.conditions.contains { condition in
-            if case .binding(let name, _) = condition { return names.contains(name) }
-            return false
+            switch condition {
+            case .binding(let name, _): names.contains(name)
+            case .expression(.reference(let path)): path.last.map(names.contains) ?? false
+            case .expression: false
+            }
         }
     }
 
@@ -313,7 +322,10 @@ public struct EndAnalysis: Sendable {
         }
         var ending: [(CodeBody, EvidenceLink)] = []
         for candidate in candidates {
+            // `if let task = tasks.removeValue(forKey: id) { endBackgroundTask(task) }`: the path where the binding
+            // fails is the one with no task to end, in the helper as in the handler.
             var inner = Scan()
+            inner.endedNames = Self.endedNames(in: candidate)
             walk(candidate.steps, typeName: candidate.typeName, weakNames: [], depth: depth - 1, into: &inner)
             if let end = inner.end {
                 ending.append((candidate, end))

@@ -92,12 +92,20 @@ public struct LaunchHandlerRules: Sendable {
             if !skipsExpirationHandler || !Self.setsExpirationHandler(step, on: task) {
                 work += children(of: step, followsCallbacks: followsCallbacks)
             }
-            for call in StepWalk.ownCalls(of: step) where depth > 0 {
+            for call in StepWalk.ownCalls(of: step) {
                 guard
                     let position = call.arguments.firstIndex(where: { argument in
                         names.contains { Self.names($0, argument.value) }
                     })
                 else { continue }
+                // Past the depth the audit follows, what the callee does with the task is not shown.
+                guard depth > 0 else {
+                    result.unresolved.append(
+                        EvidenceLink(
+                            "hands `\(task)` to `\(call.name)`, deeper in the project than the audit follows",
+                            at: call.location, isEstablished: false))
+                    continue
+                }
                 let resolution = index.resolve(call, in: typeName)
                 let declarations = resolution.declarations
                 if declarations.isEmpty {

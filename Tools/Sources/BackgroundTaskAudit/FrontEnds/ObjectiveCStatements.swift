@@ -126,9 +126,21 @@ struct ObjectiveCStatements {
             arms.append(otherwise)
             after = afterElse
         }
+        // `if (@available(iOS 13.0, *))`: the audit reads code as it runs on a current system, where the check
+        // passes (the else is for systems where, for one, `BGTaskScheduler` never calls a launch handler).
+        if isAvailabilityCheck(from: index + 2, to: close) { return (then, after) }
         let branch = Step.Branch(
             form: .if, conditions: [.expression(condition)], arms: arms, isExhaustive: arms.count == 2)
         return ([Step(.branch(branch), at: range(index, close))], after)
+    }
+
+    /// Whether the tokens `start..<end` are one availability check: `@available(…)` or `__builtin_available(…)`.
+    private func isAvailabilityCheck(from start: Int, to end: Int) -> Bool {
+        guard let first = syntax.token(start),
+            first.text == "@available" || first.isIdentifier("__builtin_available"),
+            syntax.token(start + 1)?.is("(") == true, let close = partner(start + 1)
+        else { return false }
+        return close == end - 1
     }
 
     private mutating func switchStatement(at index: Int, end: Int) -> ([Step], Int) {
