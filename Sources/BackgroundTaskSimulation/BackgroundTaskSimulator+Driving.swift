@@ -34,8 +34,13 @@ extension BackgroundTaskSimulator {
             return wasInBackground != (state.appState != .foreground)
         }
         if changed { stateObservers.notify(inBackground: target != .foreground) }
-        // Work sent to the main actor while the app was suspended runs now that it runs again.
-        if target != .suspended { mainThreadPump.runQueuedWork() }
+        // Work sent to the main actor while the app was suspended runs now that it runs again: as much as an advance
+        // takes; the rest on the main queue's turn.
+        guard target != .suspended else { return }
+        arrivals.open(limit: arrivalLimit, realTimeLimit: arrivalRealTimeLimit)
+        mainThreadPump.runQueuedWork()
+        _ = arrivals.close()
+        mainThreadPump.runLeftWorkOnMainQueue()
     }
 
     // MARK: - The clock
@@ -56,14 +61,27 @@ extension BackgroundTaskSimulator {
     /// shared assertion over every 20 s: 100,000 firings are about 23 days); then it stops at that time and
     /// records ``SimulatorMisuse/timerFiringLimitReached(limit:)``.
     ///
+    /// Before the clock moves, it runs what the app's other threads sent to the main thread meanwhile (work hopped to
+    /// the main actor, handlers due for their begins, their calls held by ``SimulatorFault/holdOffMainCalls(_:)``), in
+    /// order. Threads that keep sending would hold the clock, and the test, for ever: so one advance takes at most
+    /// ``maximumArrivalsPerAdvance`` pieces of such work, and none once ``maximumArrivalRealTimePerAdvance`` of real
+    /// time has passed since it started; at the next piece it stops where it is, short of its target, and records
+    /// ``SimulatorMisuse/arrivingWorkLimitReached(taken:work:)``. The work left runs in the next advance, or when the
+    /// main thread is free.
+    ///
+    /// > Important: It returns within a bounded real time whatever other threads do. Stop or join threads that keep
+    /// > calling before you advance, or advance in smaller steps once they are done: time stands still while it runs
+    /// > their work.
+    ///
     /// - Parameter duration: Seconds to move; a negative, infinite or NaN value records a
     ///   ``SimulatorMisuse/invalidDuration`` and does nothing.
     @MainActor public func advance(by duration: TimeInterval) {
         _ = advance(by: duration, firingLimit: Self.maximumTimerFiringsPerAdvance, recordsLimit: true)
     }
 
-    /// ``advance(by:)-(TimeInterval)`` that fires at most `firingLimit` app timers (recording the misuse when
-    /// `recordsLimit`) and returns how many it fired.
+    /// ``advance(by:)-(TimeInterval)`` that fires at most `firingLimit` app timers and takes at most ``arrivalLimit``
+    /// pieces of work from other threads (recording the misuse of either limit when `recordsLimit`), and returns how
+    /// many timers it fired.
     @MainActor func advance(by duration: TimeInterval, firingLimit: Int, recordsLimit: Bool) -> Int {
         var firings = 0
         guard duration.isFinite, duration >= 0 else {
@@ -72,12 +90,24 @@ extension BackgroundTaskSimulator {
         }
         if state.withLock({ $0.spendInHandler(duration) }) { return firings }
         state.withLock { $0.scheduler.hasFinishedLaunching = true }
+        arrivals.open(limit: arrivalLimit, realTimeLimit: arrivalRealTimeLimit)
+        defer {
+            if let refused = arrivals.close(), recordsLimit {
+                state.withLock {
+                    $0.record(.misuse(.arrivingWorkLimitReached(taken: refused.taken, work: refused.work)))
+                }
+            }
+            mainThreadPump.runLeftWorkOnMainQueue()
+        }
         settleOffMainHandlers()
         runPendingHandlers()
         let target = state.withLock { $0.now + duration }
         var heldLandedThrough: Int?
         var releasedLandedThrough: Int?
+        var callsCounted = callGate.ticketsIssued
         while true {
+            // Work that kept arriving from other threads filled this advance: it stops here, before the clock moves.
+            if arrivals.isExhausted { return firings }
             settleOffMainHandlers()  // no time passes while a handler runs on another thread
             settleAppThreads()
             // What the app's threads sent to the main actor as they finished runs before time moves.
@@ -87,6 +117,7 @@ extension BackgroundTaskSimulator {
                 runPendingHandlers()
                 continue
             }
+            if arrivals.isExhausted { return firings }
             // Held calls, and calls released but not landed yet, land before the watchdog looks (each
             // call once: one that never lands does not stop the clock).
             let tickets = callGate.ticketsIssued
@@ -98,10 +129,12 @@ extension BackgroundTaskSimulator {
             case .again:
                 continue
             case .landHeldCalls:
+                guard takeCalls(through: tickets, counted: &callsCounted) else { continue }
                 heldLandedThrough = tickets
                 releasedLandedThrough = tickets
                 landHeldCalls()
             case .landReleasedCalls:
+                guard takeCalls(through: tickets, counted: &callsCounted) else { continue }
                 releasedLandedThrough = tickets
                 landReleasedCalls()
             case .expire(let calls):
@@ -124,6 +157,48 @@ extension BackgroundTaskSimulator {
 
     /// The most app timers one ``advance(by:)-(TimeInterval)`` fires: 100,000 (about half a second here).
     public static let maximumTimerFiringsPerAdvance = 100_000
+
+    /// The most pieces of work from the app's other threads that one ``advance(by:)-(TimeInterval)`` runs while the
+    /// clock stands still: 10,000 (work hopped to the main actor, expiration handlers due for begins made meanwhile,
+    /// landings of calls held by ``SimulatorFault/holdOffMainCalls(_:)``), taken within
+    /// ``maximumArrivalRealTimePerAdvance``.
+    ///
+    /// Bursts below it run entirely before time moves, as on a device. Threads that keep sending work past it stop the
+    /// advance short of its target, with ``SimulatorMisuse/arrivingWorkLimitReached(taken:work:)``: a test whose
+    /// threads never stop cannot hang in the simulator.
+    public static let maximumArrivalsPerAdvance = 10_000
+
+    /// The real time, in seconds from its start, after which one ``advance(by:)-(TimeInterval)`` takes no more work
+    /// from other threads: 2 s. One piece can take long (a handler that waits for a held call), so the number of pieces
+    /// alone does not bound the time.
+    public static let maximumArrivalRealTimePerAdvance: TimeInterval = 2
+
+    /// The pieces of arriving work one advance takes (``maximumArrivalsPerAdvance``; tests of the simulator change it).
+    package var arrivalLimit: Int {
+        get { arrivalLimitSetting.withLock { $0.pieces } }
+        set { arrivalLimitSetting.withLock { $0.pieces = newValue } }
+    }
+
+    /// The real time after which one advance takes no more arriving work (``maximumArrivalRealTimePerAdvance``; tests
+    /// of the simulator change it).
+    package var arrivalRealTimeLimit: TimeInterval {
+        get { arrivalLimitSetting.withLock { $0.realTime } }
+        set { arrivalLimitSetting.withLock { $0.realTime = newValue } }
+    }
+
+    /// The pieces of work from other threads waiting for the main thread now: work hopped to the main actor and
+    /// handlers due when the clock next moves (a stress test keeps its threads from running far ahead of the advances).
+    package var arrivingWorkWaiting: Int {
+        mainThreadPump.queuedCount + state.withLock { $0.pendingHandlers.count }
+    }
+
+    /// Counts the calls that came to the gate of ``SimulatorFault/holdOffMainCalls(_:)`` since the last landing (at
+    /// least one) as arriving work; `false` when the advance may take no more, so that they stay held.
+    @MainActor private func takeCalls(through tickets: Int, counted: inout Int) -> Bool {
+        let arrived = max(tickets - counted, 1)
+        counted = max(tickets, counted)
+        return arrivals.take(upTo: arrived, of: .heldCalls) > 0
+    }
 
     /// Spends virtual time inside an expiration handler, to model slow cleanup.
     ///
@@ -163,10 +238,10 @@ extension BackgroundTaskSimulator {
     @MainActor private func settleOffMainHandlers() {
         guard mainThreadPump.hasPendingWork else { return }
         state.withLock { $0.handlerContexts.append(HandlerContext()) }
-        let settled = mainThreadPump.settle(timeout: offMainHandlerTimeout)
+        let outcome = mainThreadPump.settle(timeout: offMainHandlerTimeout)
         state.withLock { state in
             _ = state.handlerContexts.popLast()
-            if !settled { state.record(.misuse(.offMainHandlerDidNotReturn(nil))) }
+            if outcome == .timedOut { state.record(.misuse(.offMainHandlerDidNotReturn(nil))) }
         }
     }
 
@@ -191,12 +266,15 @@ extension BackgroundTaskSimulator {
 
     // MARK: - Calling handlers
 
+    /// Calls the pending handlers, in order, as far as the advance may take them; the rest wait for the next.
+    /// (Never nested: the handlers it calls run with a handler account, in which an advance is a `spend`.)
     @MainActor private func runPendingHandlers() {
-        let pending = state.withLock { state in
-            defer { state.pendingHandlers.removeAll() }
-            return state.pendingHandlers
-        }
+        let pending = state.withLock { $0.pendingHandlers }
+        var taken = 0
+        defer { state.withLock { $0.pendingHandlers.removeFirst(taken) } }
         for (identifier, handler) in pending {
+            guard arrivals.take(upTo: 1, of: .expirationHandlers) == 1 else { return }
+            taken += 1
             // A late task's handler is not called once the task has ended.
             if let identifier, !state.withLock({ $0.isOutstanding(identifier) }) { continue }
             invokeOutsideExpiry(handler, for: identifier)
@@ -314,7 +392,7 @@ extension BackgroundTaskSimulator {
                 call, pump: mainThreadPump, timeout: offMainHandlerTimeout)
             state.withLock { state in
                 if ownAccount { _ = state.handlerContexts.popLast() }
-                if !returned { state.record(.misuse(.offMainHandlerDidNotReturn(identifier))) }
+                if returned == .timedOut { state.record(.misuse(.offMainHandlerDidNotReturn(identifier))) }
             }
         }
     }

@@ -121,7 +121,7 @@ extension BackgroundTaskSimulator: TaskSchedulerBackend {
     /// ``offMainHandlerTimeout``), running meanwhile what it sends to the main actor.
     @MainActor func callScheduledExpirationHandler(_ handler: @escaping @Sendable () -> Void) {
         let returned = HandlerInvoker.runOffMainActor(handler, pump: mainThreadPump, timeout: offMainHandlerTimeout)
-        if !returned { state.withLock { $0.record(.misuse(.offMainHandlerDidNotReturn(nil))) } }
+        if returned == .timedOut { state.withLock { $0.record(.misuse(.offMainHandlerDidNotReturn(nil))) } }
     }
 }
 
@@ -206,7 +206,7 @@ extension BackgroundTaskSimulator: ContinuedProcessingScheduling {
     @MainActor func callContinuedLaunchHandler(_ launch: ContinuedLaunchDue) {
         let returned = HandlerInvoker.runOffMainActor(
             { [self] in startContinuedTask(launch) }, pump: mainThreadPump, timeout: offMainHandlerTimeout)
-        if !returned { state.withLock { $0.record(.misuse(.offMainHandlerDidNotReturn(nil))) } }
+        if returned == .timedOut { state.withLock { $0.record(.misuse(.offMainHandlerDidNotReturn(nil))) } }
     }
 
     private func startContinuedTask(_ launch: ContinuedLaunchDue) {

@@ -98,11 +98,7 @@ extension BackgroundTaskSimulator {
 
     /// The `success` of each completion of `identifier`'s launched tasks, in order.
     private func scheduledTaskCompletions(_ identifier: String) -> [Bool] {
-        state.withLock { state in
-            state.log.compactMap { entry in
-                if case .scheduledTaskCompleted(identifier, let success) = entry.event { success } else { nil }
-            }
-        }
+        state.withLock { $0.completionsRecorded[identifier] ?? [] }
     }
 
     // MARK: - Held calls
@@ -145,14 +141,7 @@ extension BackgroundTaskSimulator {
 
     /// Begins made so far, granted or refused.
     private var beginCount: Int {
-        state.withLock { state in
-            state.log.reduce(0) { count, entry in
-                switch entry.event {
-                case .began, .notGranted: count + 1
-                default: count
-                }
-            }
-        }
+        state.withLock { $0.beginsRecorded }
     }
 }
 

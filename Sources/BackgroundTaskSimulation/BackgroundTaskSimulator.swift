@@ -31,13 +31,21 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     let state: Locked<SimulatorState>
     let stateObservers = SimulatedStateObservers()
     /// Runs main-actor work of handlers called off the main thread while the main thread waits.
-    let mainThreadPump = MainThreadPump()
+    let mainThreadPump: MainThreadPump
+    /// What one driving call takes of the work other threads send it (``maximumArrivalsPerAdvance``).
+    let arrivals: ArrivalIntake
     /// Holds off-main calls under ``SimulatorFault/holdOffMainCalls(_:)``.
     let callGate = CallGate()
     /// The app's threads held now: at the gate, or frozen while the app is suspended.
     let parkedThreads = ParkedThreads()
     let offMainHandlerTimeoutSetting = Locked<TimeInterval>(10)
     let windDownRealTimeLimitSetting = Locked<TimeInterval>(2)
+    /// How much arriving work one advance takes (``arrivalLimit``, ``arrivalRealTimeLimit``).
+    struct ArrivalLimit {
+        var pieces = BackgroundTaskSimulator.maximumArrivalsPerAdvance
+        var realTime = BackgroundTaskSimulator.maximumArrivalRealTimePerAdvance
+    }
+    let arrivalLimitSetting = Locked(ArrivalLimit())
     /// In a struct, never as the lock's state itself (see `LockedState`).
     struct AppThreadsSettled {
         var check: (@Sendable () -> Bool)?
@@ -53,6 +61,9 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     ///   - faults: System misbehaviours to inject from the start.
     public init(configuration: SimulatorConfiguration = SimulatorConfiguration(), faults: Set<SimulatorFault> = []) {
         state = Locked(SimulatorState(configuration: configuration, faults: faults))
+        let arrivals = ArrivalIntake()
+        self.arrivals = arrivals
+        mainThreadPump = MainThreadPump(arrivals: arrivals)
         mainThreadPump.asHandlerTime = { [state] body in
             state.withLock { $0.handlerContexts.append(HandlerContext()) }
             body()

@@ -32,15 +32,15 @@ enum HandlerInvoker {
     /// Runs `body` off the main thread and waits for it: on the calling thread when it is not the
     /// main thread; from the main thread on a new thread, while the main thread runs the work
     /// `body` hops to the main actor through `pump` (see ``MainThreadPump``). Returns whether `body`
-    /// returned within `timeout` seconds of real time.
+    /// returned within `timeout` seconds of real time, or why the main thread stopped waiting for it.
     static func runOffMainActor(
         _ body: @escaping @Sendable () -> Void,
         pump: MainThreadPump,
         timeout: TimeInterval
-    ) -> Bool {
+    ) -> MainThreadPump.Outcome {
         guard MainActorContext.isCurrent else {
             body()
-            return true
+            return .finished
         }
         return pump.wait(for: body, timeout: timeout)
     }

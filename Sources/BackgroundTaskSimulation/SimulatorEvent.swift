@@ -89,6 +89,25 @@ public enum SimulatorMisuse: Equatable, Sendable {
     /// ``BackgroundTaskSimulator/runScheduledTask(_:)`` named an identifier with no pending request: the system
     /// launches only for submitted requests.
     case noPendingTaskRequest(identifier: String)
+    /// `advance(by:)` or `spend(_:)` stopped before its target, at the time of this event, because `work` kept arriving
+    /// from the app's other threads while the clock stood still: it had run `taken` pieces of such work, as many as
+    /// one advance takes (``BackgroundTaskSimulator/maximumArrivalsPerAdvance``, or fewer when
+    /// ``BackgroundTaskSimulator/maximumArrivalRealTimePerAdvance`` ran out first), and more came. Time does not move
+    /// while the main thread runs what other threads send it, so threads that never stop would hold the test for ever.
+    /// Stop (or join) the threads before advancing, or advance in smaller steps once they are done.
+    case arrivingWorkLimitReached(taken: Int, work: ArrivingWork)
+
+    /// What kept arriving from other threads in ``SimulatorMisuse/arrivingWorkLimitReached(taken:work:)``.
+    public enum ArrivingWork: Equatable, Sendable {
+        /// Work sent to the main actor: the expiration handlers of begins made off the main thread under
+        /// ``SimulatorFault/handlerBeforeBeginReturns``, the cleanups the package sends there.
+        case mainActorWork
+        /// Expiration handlers due when the clock moves: those of begins refused under
+        /// ``SimulatorFault/notGranted(callingHandler:)``, and of tasks begun after the expiry.
+        case expirationHandlers
+        /// Begins and ends held by ``SimulatorFault/holdOffMainCalls(_:)`` that kept coming to the gate.
+        case heldCalls
+    }
 }
 
 /// An event with the virtual time at which it happened.
@@ -176,6 +195,24 @@ extension SimulatorMisuse: CustomStringConvertible {
                 + "its shared assertion over every 20 s while a task runs); advance by less, or end the tasks first"
         case .noPendingTaskRequest(let identifier):
             "runScheduledTask(\"\(identifier)\"): no request of that identifier is pending (submit one first)"
+        case .arrivingWorkLimitReached(let taken, let work):
+            "advance(by:) stopped here, short of its target: \(work) kept arriving from other threads while the clock "
+                + "stood still; it ran \(taken) pieces of such work, as many as one advance takes, and more came. "
+                + "Stop or join the threads that keep calling before advancing, or advance in smaller steps once they "
+                + "are done"
+        }
+    }
+}
+
+extension SimulatorMisuse.ArrivingWork: CustomStringConvertible {
+    /// The work in words.
+    public var description: String {
+        switch self {
+        case .mainActorWork:
+            "work sent to the main actor (the handlers of begins made off the main thread, the package's cleanups)"
+        case .expirationHandlers:
+            "expiration handlers of begins made meanwhile (refused with a handler call, or begun after the expiry)"
+        case .heldCalls: "begins and ends held at the gate of .holdOffMainCalls"
         }
     }
 }

@@ -19,6 +19,12 @@ struct SimulatorState {
     /// Outstanding assertions keyed by raw identifier; identifiers grow, so their order is begin order.
     var outstanding: [Int: SimulatedTask] = [:]
     var log: [SimulatorLogEntry] = []
+    /// Begins recorded so far, granted or refused: counted as they are logged, so that waiting for them costs the same
+    /// however long the log grows.
+    var beginsRecorded = 0
+    /// The `success` of each completion of a launched task recorded so far, by task identifier, in order (counted as
+    /// logged, like ``beginsRecorded``).
+    var completionsRecorded: [String: [Bool]] = [:]
     /// Every granted assertion's life, by raw identifier (identifiers grow: begin order).
     var history: [Int: SimulatedAssertionHistory] = [:]
     /// Tasks the package's safety net ended, in order.
@@ -78,6 +84,12 @@ struct SimulatorState {
     }
 
     mutating func record(_ event: SimulatorEvent) {
+        switch event {
+        case .began, .notGranted: beginsRecorded += 1
+        case .scheduledTaskCompleted(let identifier, let success):
+            completionsRecorded[identifier, default: []].append(success)
+        default: break
+        }
         log.append(SimulatorLogEntry(time: now, event: event))
     }
 
