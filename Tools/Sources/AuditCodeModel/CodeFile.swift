@@ -67,8 +67,6 @@ public struct PropertyDeclaration: Sendable {
     public var isStatic: Bool
     /// Whether its type is a function (a closure-typed property: a handler, a completion).
     public var isClosure: Bool
-    /// Its initial value, if written.
-    public var initializer: CodeExpression?
     /// The type of the value it holds, as written (`BackgroundTasks` for `let tasks: BackgroundTasks?`,
     /// `@property BGTasks *tasks`, or `= BackgroundTasks()`); `nil` when not written or not a named type.
     public var valueType: String?
@@ -77,14 +75,13 @@ public struct PropertyDeclaration: Sendable {
 
     /// Creates a property.
     public init(
-        name: String, typeName: String?, isStatic: Bool, isClosure: Bool, initializer: CodeExpression?,
-        valueType: String? = nil, location: CodeRange
+        name: String, typeName: String?, isStatic: Bool, isClosure: Bool, valueType: String? = nil,
+        location: CodeRange
     ) {
         self.name = name
         self.typeName = typeName
         self.isStatic = isStatic
         self.isClosure = isClosure
-        self.initializer = initializer
         self.valueType = valueType
         self.location = location
     }

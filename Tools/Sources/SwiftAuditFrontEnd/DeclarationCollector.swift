@@ -101,7 +101,6 @@ final class DeclarationCollector: SyntaxVisitor {
                 PropertyDeclaration(
                     name: name, typeName: typeStack.last?.name, isStatic: isStatic,
                     isClosure: type.map(BodyReader.isFunctionType) ?? false,
-                    initializer: binding.initializer.map { reader.expression($0.value) },
                     valueType: type.flatMap(BodyReader.namedType)
                         ?? binding.initializer.flatMap { BodyReader.initializedType($0.value) },
                     location: reader.range(of: Syntax(binding))))

@@ -300,6 +300,36 @@ struct HandlerRulesTests {
         #expect(summary(found) == ["BT004 proven Tasks.swift:19"])
     }
 
+    @Test func aNameManyDeclarationsShareIsNotFollowedAndTheEndIsOnlySuspected() {
+        func source(_ count: Int) -> [String: String] {
+            var files = [
+                "Sync.swift": """
+                final class Sync {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    let worker: AnyObject
+                    func start() {
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {
+                            self.worker.stop()
+                        }
+                    }
+                }
+                """
+            ]
+            for index in 0..<count {
+                files["Worker\(index).swift"] = """
+                    final class Worker\(index) {
+                        var task = UIBackgroundTaskIdentifier.invalid
+                        func stop() { UIApplication.shared.endBackgroundTask(task) }
+                    }
+                    """
+            }
+            return files
+        }
+        #expect(summary(findings(source(EndAnalysis.mostDeclarationsFollowed))) == [])
+        #expect(
+            summary(findings(source(EndAnalysis.mostDeclarationsFollowed + 1))) == ["BT004 suspected Sync.swift:5"])
+    }
+
     @Test func anEndThroughAHelperThatRunsItsBlockInlineIsOnTime() {
         let helpers = """
             func onMainNow(_ work: () -> Void) {

@@ -163,6 +163,45 @@ struct ModelEngineTests {
         #expect(withoutHelper.findings.contains { $0.ruleID == "BT004" && $0.certainty == .proven })
     }
 
+    @Test("The declaration a receiver's type comes from is read, however far from the APIs its file is")
+    func receiversTypeDeclarationIsRead() async throws {
+        let begin = """
+            import UIKit
+
+            func incomingCall() {
+                let task = UIApplication.shared.beginBackgroundTask(withName: "Call") {}
+                Services.calls.show { UIApplication.shared.endBackgroundTask(task) }
+            }
+
+            """
+        let services = """
+            enum Services {
+                static let calls: CallPresenter = CallPresenter()
+            }
+
+            """
+        let presenter = """
+            final class CallPresenter {
+                func show(_ completion: @escaping () -> Void) {
+                    guard isReady else { return }
+                    completion()
+                }
+            }
+            final class OtherPresenter {
+                func show(_ completion: @escaping () -> Void) { completion() }
+            }
+
+            """
+        let files = ["Call.swift": begin, "Services.swift": services, "CallPresenter.swift": presenter]
+        let report = try await Self.audit(files, level: .suspected)
+        // `Services.calls` is a `CallPresenter`: the early return that never calls back is shown, so proven.
+        #expect(report.findings.contains { $0.ruleID == "BT008" && $0.certainty == .proven })
+        var withoutServices = files
+        withoutServices["Services.swift"] = nil
+        let byName = try await Self.audit(withoutServices, level: .suspected)
+        #expect(byName.findings.contains { $0.ruleID == "BT008" && $0.certainty == .suspected })
+    }
+
     @Test("A bgtask:ignore comment silences a code-model finding and is counted")
     func suppressionSilencesModelFinding() async throws {
         let source = Self.lateEnd.replacingOccurrences(

@@ -302,6 +302,9 @@ public struct EndAnalysis: Sendable {
         return nil
     }
 
+    /// How many declarations of a name a call not on `self` is followed into.
+    public static let mostDeclarationsFollowed = 4
+
     /// A call of project code: follows it into the declaration the index resolves it to.
     private func followProjectCall(_ call: CodeCall, typeName: String?, depth: Int, into scan: inout Scan) {
         let labels = call.arguments.map { $0.label ?? "_" }
@@ -310,6 +313,15 @@ public struct EndAnalysis: Sendable {
             onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
         if candidates.isEmpty {
             candidates = index.bodies(named: call.name, labels: labels).filter { $0.kind != .closure }
+            // A name many declarations share (`start`, `update`) shows nothing about which one runs; following each
+            // of them, and theirs, would cost a power of their number.
+            if candidates.count > Self.mostDeclarationsFollowed {
+                scan.unresolved.append(
+                    EvidenceLink(
+                        "calls `\(call.name)`, which \(candidates.count) project declarations of that name could be",
+                        at: call.location, isEstablished: false))
+                return
+            }
         }
         guard !candidates.isEmpty else {
             if index.properties(named: call.name).contains(where: \.isClosure) {

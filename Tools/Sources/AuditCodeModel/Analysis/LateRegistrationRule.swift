@@ -50,8 +50,13 @@ public struct LateRegistrationRule: Sendable {
         }
         let callers = index.callers(of: name).filter { $0.name != name }
         guard depth > 0, !callers.isEmpty else { return nil }
-        let late = callers.compactMap { lateCaller(of: $0, depth: depth - 1) }
-        guard late.count == callers.count, let first = late.first else { return nil }
+        // Every caller must be late: the first that is not settles it.
+        var first: EvidenceLink?
+        for caller in callers {
+            guard let late = lateCaller(of: caller, depth: depth - 1) else { return nil }
+            first = first ?? late
+        }
+        guard let first else { return nil }
         return EvidenceLink(
             "`\(name)` is called only after launching: \(first.text) (\(first.location.path):\(first.location.line))",
             at: body.location)

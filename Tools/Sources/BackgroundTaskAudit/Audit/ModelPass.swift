@@ -27,7 +27,7 @@ enum ModelPass {
             else { return nil }
             return read(source, bytes: bytes, file: files[index], configuration: configuration)
         }
-        var wanted = usedNames(codeFiles.compactMap { $0 })
+        var wanted = usedNames(codeFiles.compactMap { $0 }, wanted: nil)
         var asked = wanted
         for _ in 0..<rounds where !wanted.isEmpty {
             let known = codeFiles
@@ -41,7 +41,7 @@ enum ModelPass {
             }
             let added = next.compactMap { $0 }
             for (index, file) in next.enumerated() where file != nil { codeFiles[index] = file }
-            wanted = usedNames(added).subtracting(asked)
+            wanted = usedNames(added, wanted: names).subtracting(asked)
             asked.formUnion(wanted)
         }
         let rules = AnalysisRules(index: ProjectIndex(files: codeFiles.compactMap { $0 }))
@@ -102,16 +102,29 @@ enum ModelPass {
         return CodeModelReader.read(source, path: file.path, language: file.language)
     }
 
-    /// The names `files` use that another file may declare: what their bodies call, the types they extend or are
-    /// declared in, and what those inherit from.
-    private static func usedNames(_ files: [CodeFile]) -> Set<String> {
+    /// The names that the rules may follow from `files` into another file: what the bodies that matter call, the
+    /// types their calls' receivers start from, the types they are declared in, and what those inherit from. The bodies that matter are, in the files that name the
+    /// APIs (`wanted` `nil`), those that make a system call and every body of their types; in a later round, the
+    /// declarations of a `wanted` name and every body of a `wanted` type. (A file's other code, which no rule reaches,
+    /// adds nothing to read.)
+    private static func usedNames(_ files: [CodeFile], wanted: Set<String>?) -> Set<String> {
         var names: Set<String> = []
         for file in files {
+            var types = Set(file.bodies.filter(\.makesSystemCall).compactMap(\.typeName))
+            if let wanted { types = Set(file.types.map(\.name)).intersection(wanted) }
             for body in file.bodies {
-                for call in body.calls { names.insert(call.name) }
+                let matters =
+                    body.typeName.map(types.contains) ?? false
+                    || (wanted == nil ? body.makesSystemCall : body.name.map { wanted?.contains($0) == true } ?? false)
+                guard matters else { continue }
+                for call in body.calls {
+                    names.insert(call.name)
+                    // `Cache.callManager.finish()`: the receiver's type is resolved through `Cache`'s declaration.
+                    if let root = call.receiver?.path?.first, root.first?.isUppercase == true { names.insert(root) }
+                }
                 if let type = body.typeName { names.insert(type) }
             }
-            for type in file.types {
+            for type in file.types where types.contains(type.name) {
                 names.insert(type.name)
                 names.formUnion(type.inherits)
             }

@@ -100,7 +100,7 @@ struct ObjectiveCDeclarations {
                 properties.append(
                     PropertyDeclaration(
                         name: name, typeName: currentType, isStatic: false,
-                        isClosure: (first..<index).contains { tokens[$0].is("^") }, initializer: nil,
+                        isClosure: (first..<index).contains { tokens[$0].is("^") },
                         valueType: objectType(from: first, to: index), location: range(first, index)))
             }
             first = index + 1
@@ -143,7 +143,7 @@ struct ObjectiveCDeclarations {
             properties.append(
                 PropertyDeclaration(
                     name: name, typeName: currentType, isStatic: attributes.contains("class"),
-                    isClosure: (start..<end).contains { tokens[$0].is("^") }, initializer: nil,
+                    isClosure: (start..<end).contains { tokens[$0].is("^") },
                     valueType: objectType(from: start, to: end), location: range(index, end)))
         }
         return end + 1
@@ -195,7 +195,7 @@ struct ObjectiveCDeclarations {
             properties.append(
                 PropertyDeclaration(
                     name: name, typeName: currentType, isStatic: tokens[index].is("+"), isClosure: false,
-                    initializer: nil, valueType: returnType, location: range(index, close)))
+                    valueType: returnType, location: range(index, close)))
         }
         var statements = ObjectiveCStatements(syntax: syntax, path: path)
         bodies.append(
