@@ -94,13 +94,36 @@ struct SchedulingRulesTests {
         var configuration = SimulatorConfiguration()
         configuration.backgroundModes = ["fetch"]
         let scheduler = SafeTaskScheduler(backend: BackgroundTaskSimulator(configuration: configuration))
+        try scheduler.register(Self.refresh) {}
+        try scheduler.register("com.example.cleanup") {}
         try scheduler.submit(.appRefresh(Self.refresh))
         #expect(code { try scheduler.submit(.processing("com.example.cleanup")) } == .notPermitted)
+    }
+
+    @Test func aRequestForAnIdentifierWithNoLaunchHandlerIsATypedErrorNotAKilledLaunch() throws {
+        let simulator = BackgroundTaskSimulator()
+        let scheduler = SafeTaskScheduler(backend: simulator)
+        let refused = error { try scheduler.submit(.appRefresh(Self.refresh)) }
+        #expect(refused?.code == .notRegistered)
+        #expect(refused?.description.contains("no launch handler registered") == true)
+        #expect(simulator.pendingTaskRequests.isEmpty)
+        // Registered through another scheduler: this one cannot know, and says so rather than risk the launch.
+        let other = SafeTaskScheduler(backend: simulator)
+        try other.register(Self.refresh) {}
+        #expect(code { try scheduler.submit(.appRefresh(Self.refresh)) } == .notRegistered)
+        try other.submit(.appRefresh(Self.refresh))
+        simulator.finishLaunching()
+        simulator.runScheduledTask(Self.refresh)
+        #expect(simulator.termination == nil)
+        #expect(simulator.events.contains(.scheduledTaskLaunched(identifier: Self.refresh)))
     }
 
     @Test func oneRefreshAndTenProcessingRequestsMayBePendingAndTheSameIdentifierReplaces() throws {
         let simulator = BackgroundTaskSimulator()
         let scheduler = SafeTaskScheduler(backend: simulator)
+        for identifier in [Self.refresh, "com.example.second"] + (0...10).map({ "com.example.p\($0)" }) {
+            try scheduler.register(identifier) {}
+        }
         try scheduler.submit(.appRefresh(Self.refresh))
         try scheduler.submit(.appRefresh(Self.refresh, earliestBeginDate: Date(timeIntervalSince1970: 0)))
         #expect(code { try scheduler.submit(.appRefresh("com.example.second")) } == .tooManyPendingTaskRequests)

@@ -30,6 +30,10 @@ public struct TaskSchedulingError: Error, Equatable, Sendable, CustomStringConve
         case immediateRunIneligible
         /// The system refused for a reason this package does not know; ``TaskSchedulingError/detail`` has its words.
         case other
+        /// A request was submitted for an identifier with no launch handler registered in this launch (through this
+        /// scheduler): when the system launches the app for it, the framework raises an exception and the app is
+        /// killed.
+        case notRegistered
     }
 
     /// What went wrong.
@@ -71,6 +75,9 @@ public struct TaskSchedulingError: Error, Equatable, Sendable, CustomStringConve
                     + "platform without BGTaskScheduler)."
             case .immediateRunIneligible: "\(subject) could not start at once; try again or use the .queue strategy."
             case .other: "\(subject) was refused by the system."
+            case .notRegistered:
+                "\(subject) has no launch handler registered in this launch: a launch for it would kill the app; "
+                    + "register it (before the app finishes launching) through the same scheduler, then submit."
             }
         return detail.map { "\(sentence) (\($0))" } ?? sentence
     }

@@ -164,9 +164,17 @@ public final class SafeTaskScheduler: Sendable {
     // MARK: - Requests
 
     /// Submits a request; one for the same identifier replaces the pending one.
+    ///
+    /// The identifier's launch handler must be registered through this scheduler in this launch: when iOS launches
+    /// the app for an identifier with no handler, `BGTaskScheduler` raises an exception and the app is killed, so such
+    /// a request is refused here instead (``TaskSchedulingError/Code/notRegistered``).
+    /// ```swift
+    /// try SafeTaskScheduler.shared.register("com.example.refresh") { try await feed.refresh() }  // at launch
+    /// try SafeTaskScheduler.shared.submit(.appRefresh("com.example.refresh"))  // later, any time
+    /// ```
     /// - Parameter request: The request.
-    /// - Throws: ``TaskSchedulingError``: an empty identifier, one not permitted or without its background mode, too
-    ///   many pending, or unavailable.
+    /// - Throws: ``TaskSchedulingError``: an empty identifier, one not permitted or without its background mode, one
+    ///   with no launch handler registered, too many pending, or unavailable.
     public func submit(_ request: ScheduledTaskRequest) throws(TaskSchedulingError) {
         try Self.checkIdentifier(request.identifier)
         let environment = backend.environment
@@ -178,6 +186,10 @@ public final class SafeTaskScheduler: Sendable {
             throw TaskSchedulingError(
                 .notPermitted, identifier: request.identifier,
                 detail: "UIBackgroundModes lacks \(request.requiredBackgroundMode)")
+        }
+        // Where nothing can be scheduled, that is the answer, registered or not.
+        guard registered.value.contains(request.identifier) || backend is UnavailableTaskScheduler else {
+            throw TaskSchedulingError(.notRegistered, identifier: request.identifier)
         }
         try backend.submit(request)
     }
