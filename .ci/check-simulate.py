@@ -18,6 +18,8 @@ EXPECTED_NAIVE_CODES = {
     "lock-at-suspension": "0xdead10cc",
     "refresh-never-completes": "0x8badf00d",
     "processing-expiry-ignored": "0xdead10cc",
+    # The framework's exception (SIGABRT) when iOS launches the app for an identifier with no launch handler.
+    "unregistered-launch": "SIGABRT",
 }
 
 # Scenarios whose naive flow is not killed but loses the person's job to the system's expiry.

@@ -18,6 +18,7 @@ public enum ScenarioCatalog {
         .lockAtSuspension,
         .refreshNeverCompletes,
         .processingExpiryIgnored,
+        .unregisteredLaunch,
         .continuedStall,
     ]
 

@@ -4,7 +4,8 @@ import Foundation
 /// How one variant of one scenario ended, as `bgtask simulate` prints it.
 ///
 /// Its JSON form has exactly the keys `scenario`, `variant`, `outcome` (`clean`, `warned`, `terminated` or `expired`),
-/// `code` (for example `"0x8badf00d"`, or `null`) and `time` (virtual seconds).
+/// `code` (for example `"0x8badf00d"`, `"SIGABRT"` for the framework's exception, or `null`) and `time` (virtual
+/// seconds).
 public struct ScenarioResult: Codable, Equatable, Sendable {
     /// Whether the simulated app survived.
     public enum Outcome: String, Codable, Sendable {
@@ -27,7 +28,7 @@ public struct ScenarioResult: Codable, Equatable, Sendable {
     public var variant: String
     /// Clean or terminated.
     public var outcome: Outcome
-    /// The termination's exception code, `nil` when clean.
+    /// The termination's exception code (`SIGABRT` for the framework's exception), `nil` when clean.
     public var code: String?
     /// Virtual seconds: of the termination, or, when clean, of the last end (0 if none).
     public var time: TimeInterval

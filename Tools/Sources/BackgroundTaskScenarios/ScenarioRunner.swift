@@ -73,7 +73,7 @@ public enum ScenarioRunner {
                 scenario: scenario,
                 variant: variant,
                 outcome: .terminated,
-                code: termination.code.hexString,
+                code: termination.code.description,
                 time: termination.time
             )
         }

@@ -22,6 +22,7 @@ private let expectedNaiveOutcomes:
             ("lock-at-suspension", .suspendedWithLockedFile, .suspendedHoldingFileLock, 26),  // handlers at 26 s
             ("refresh-never-completes", .watchdogTimeout, .scheduledTaskNotCompleted, 36),  // 1 + 30 s, then 5 s
             ("processing-expiry-ignored", .suspendedWithLockedFile, .suspendedHoldingFileLock, 1),
+            ("unregistered-launch", .uncaughtException, .noLaunchHandlerRegistered, 1),  // launched at 1 s
         ]
 
 /// Scenarios whose naive flow loses a person's job to the system's expiry, with the time it expires.
@@ -33,6 +34,7 @@ private let ownVariants: [String: [String]] = [
     "lock-at-suspension": ["naive", "closure", "manager"],
     "refresh-never-completes": ["naive", "scheduler", "scheduler-callback"],
     "processing-expiry-ignored": ["naive", "scheduler"],
+    "unregistered-launch": ["naive", "scheduler"],
     "continued-stall": ["naive", "continued"],
 ]
 
@@ -75,7 +77,7 @@ struct ScenarioCatalogTests {
                     scenario: id,
                     variant: "naive",
                     outcome: .terminated,
-                    code: expected.code.hexString,
+                    code: expected.code.description,
                     time: expected.time
                 )
         )
