@@ -103,19 +103,25 @@ enum ModelPass {
     }
 
     /// The names that the rules may follow from `files` into another file: what the bodies that matter call, the
-    /// types their calls' receivers start from, the types they are declared in, and what those inherit from. The bodies that matter are, in the files that name the
-    /// APIs (`wanted` `nil`), those that make a system call and every body of their types; in a later round, the
-    /// declarations of a `wanted` name and every body of a `wanted` type. (A file's other code, which no rule reaches,
-    /// adds nothing to read.)
+    /// types their calls' receivers start from, the types they are declared in, and what those inherit from. The
+    /// bodies that matter are, in the files that name the APIs (`wanted` `nil`), those that make a system call and
+    /// every body of their types; in a later round, the declarations of a `wanted` name and every body of a `wanted`
+    /// type. (A file's other code, which no rule reaches, adds nothing to read.)
     private static func usedNames(_ files: [CodeFile], wanted: Set<String>?) -> Set<String> {
         var names: Set<String> = []
         for file in files {
-            var types = Set(file.bodies.filter(\.makesSystemCall).compactMap(\.typeName))
-            if let wanted { types = Set(file.types.map(\.name)).intersection(wanted) }
+            let types =
+                wanted.map { Set(file.types.map(\.name)).intersection($0) }
+                ?? Set(file.bodies.filter(\.makesSystemCall).compactMap(\.typeName))
             for body in file.bodies {
                 let matters =
-                    body.typeName.map(types.contains) ?? false
-                    || (wanted == nil ? body.makesSystemCall : body.name.map { wanted?.contains($0) == true } ?? false)
+                    if let type = body.typeName, types.contains(type) {
+                        true
+                    } else if let wanted {
+                        body.name.map(wanted.contains) ?? false
+                    } else {
+                        body.makesSystemCall
+                    }
                 guard matters else { continue }
                 for call in body.calls {
                     names.insert(call.name)
