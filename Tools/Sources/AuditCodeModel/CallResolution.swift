@@ -67,7 +67,7 @@ extension ProjectIndex {
         default: break
         }
         // A local whose value says its type.
-        if path.count == 1, let value = Self.localValue(of: path[0], in: locals) {
+        if path.count == 1, let value = StepWalk.localValue(of: path[0], in: locals) {
             return type(made: value)
         }
         // A property of the caller's type (or a superclass's) whose declared type the index has.
@@ -111,20 +111,6 @@ extension ProjectIndex {
             let declared = properties(named: name, in: type) + properties(named: "_" + name, in: type)
             if let valueType = declared.lazy.compactMap(\.valueType).first, isType(valueType) { return valueType }
             current = superclass(of: type)
-        }
-        return nil
-    }
-
-    /// The value the first declaration of the local `name` in `steps` (blocks and closures included) gives it.
-    private static func localValue(of name: String, in steps: [Step]) -> CodeExpression? {
-        for step in steps {
-            if case .declare(let declared, _, let value) = step.kind, declared == name { return value }
-            for block in StepWalk.nestedBlocks(of: step) {
-                if let found = localValue(of: name, in: block) { return found }
-            }
-            for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) {
-                if let found = localValue(of: name, in: closure.steps) { return found }
-            }
         }
         return nil
     }

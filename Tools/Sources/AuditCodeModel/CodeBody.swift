@@ -55,19 +55,22 @@ public final class CodeBody: Sendable {
     }
 
     /// A parameter of a body.
-    public struct Parameter: Sendable, Equatable {
+    public struct Parameter: Sendable {
         /// The argument label (`_` for none).
         public var label: String
         /// The name the body uses.
         public var name: String
         /// Whether its type is a function (a completion, a handler).
         public var isClosure: Bool
+        /// Its default value (Swift), when it has one: a call may leave the argument out.
+        public var defaultValue: CodeExpression?
 
         /// Creates a parameter.
-        public init(label: String, name: String, isClosure: Bool) {
+        public init(label: String, name: String, isClosure: Bool, defaultValue: CodeExpression? = nil) {
             self.label = label
             self.name = name
             self.isClosure = isClosure
+            self.defaultValue = defaultValue
         }
     }
 

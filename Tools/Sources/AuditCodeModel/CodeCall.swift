@@ -42,4 +42,28 @@ public struct CodeCall: Sendable {
     public var closures: [CodeBody] {
         arguments.compactMap { if case .closure(let body) = $0.value { body } else { nil } }
     }
+
+    /// The value this call passes for `declaration`'s parameter at `position`: the argument with its label (a trailing
+    /// closure for a closure parameter), the parameter's default when the call leaves it out, or by position when
+    /// every argument is passed (Objective-C); `nil` when the call does not fit the declaration.
+    public func value(passedFor position: Int, of declaration: CodeBody) -> CodeExpression? {
+        let parameters = declaration.parameters
+        guard parameters.indices.contains(position) else { return nil }
+        if arguments.count == parameters.count { return arguments[position].value }
+        var next = 0
+        for (index, parameter) in parameters.enumerated() {
+            let argument = arguments.indices.contains(next) ? arguments[next] : nil
+            let isTrailingClosure =
+                argument?.label == nil && next == arguments.count - 1 && parameter.isClosure
+            if let argument, (argument.label ?? "_") == parameter.label || isTrailingClosure {
+                if index == position { return argument.value }
+                next += 1
+            } else if let defaultValue = parameter.defaultValue {
+                if index == position { return defaultValue }
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
 }

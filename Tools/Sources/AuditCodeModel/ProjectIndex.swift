@@ -8,6 +8,11 @@ public struct ProjectIndex: Sendable {
     private let propertiesByName: [String: [PropertyDeclaration]]
     private let callersByName: [String: [CodeBody]]
     private let bodiesByType: [String: [CodeBody]]
+    /// The project's own begin and end helpers (``TaskShims``).
+    public let shims: TaskShims
+    /// The names of the declared bodies that end a task, or call, through any chain of project calls, a body that
+    /// does (by name: every declaration of a name counts).
+    private let endReachingNames: Set<String>
 
     /// Indexes `files`.
     public init(files: [CodeFile]) {
@@ -31,6 +36,8 @@ public struct ProjectIndex: Sendable {
         propertiesByName = properties
         callersByName = callers
         bodiesByType = byType
+        shims = TaskShims(bodies: files.lazy.flatMap(\.bodies))
+        endReachingNames = Self.namesReachingAnEnd(files: files, callers: callers)
     }
 
     /// The bodies declared in `typeName` and its extensions (closures included).
@@ -88,5 +95,34 @@ public struct ProjectIndex: Sendable {
     /// The properties named `name`, in `typeName` when given.
     public func properties(named name: String, in typeName: String? = nil) -> [PropertyDeclaration] {
         (propertiesByName[name] ?? []).filter { typeName == nil || $0.typeName == typeName }
+    }
+
+    /// Whether a call of `name` can end a task: some project declaration of that name ends one or calls, through
+    /// project code, one that does. A call of any other name cannot (the system's end takes the identifier, and
+    /// code outside the project is not given it by a call that does not pass it).
+    public func mayReachAnEnd(_ name: String) -> Bool {
+        endReachingNames.contains(name)
+    }
+
+    private static func namesReachingAnEnd(files: [CodeFile], callers: [String: [CodeBody]]) -> Set<String> {
+        var found: Set<String> = []
+        var pending: [String] = []
+        for file in files {
+            for body in file.bodies where body.makesSystemCall && body.kind != .closure {
+                guard let name = body.name else { continue }
+                let ends = body.calls.contains { call in
+                    if case .end = SystemCall(call) { return true }
+                    return false
+                }
+                if ends, found.insert(name).inserted { pending.append(name) }
+            }
+        }
+        while let name = pending.popLast() {
+            for caller in callers[name] ?? [] where caller.kind != .closure {
+                guard let callerName = caller.name, found.insert(callerName).inserted else { continue }
+                pending.append(callerName)
+            }
+        }
+        return found
     }
 }

@@ -241,10 +241,16 @@ struct BodyReader {
 
     // MARK: - Parameters
 
+    /// A declared parameter; a default value is kept as `nil` or as a literal of its text (a default closure is
+    /// not read: what it does is not followed).
     static func parameter(_ node: FunctionParameterSyntax) -> CodeBody.Parameter {
-        CodeBody.Parameter(
+        let defaultValue = node.defaultValue.map { clause -> CodeExpression in
+            clause.value.is(NilLiteralExprSyntax.self)
+                ? .literal(.nil) : .literal(.other(clause.value.trimmedDescription))
+        }
+        return CodeBody.Parameter(
             label: node.firstName.text, name: (node.secondName ?? node.firstName).text,
-            isClosure: isFunctionType(node.type))
+            isClosure: isFunctionType(node.type), defaultValue: defaultValue)
     }
 
     /// The name of a named type, through optionals and attributes (`Tasks` for `Tasks?`, `Tasks!`,

@@ -288,4 +288,22 @@ struct EarlyExitRuleTests {
                 """
             ]) == ["BT008 proven Sender.m:5"])
     }
+
+    @Test func anIdentifierStoredInAnotherObjectBeforeTheReturnIsHandedOn() {
+        #expect(
+            findings([
+                "Holder.swift": """
+                final class Holder {
+                    var identifier = UIBackgroundTaskIdentifier.invalid
+                    static func make() -> Holder {
+                        let holder = Holder()
+                        let identifier = UIApplication.shared.beginBackgroundTask(withName: "Hold") {}
+                        holder.identifier = identifier
+                        return holder
+                    }
+                    func stop() { UIApplication.shared.endBackgroundTask(identifier) }
+                }
+                """
+            ]) == [])
+    }
 }

@@ -625,4 +625,23 @@ struct HandlerRulesTests {
         ])
         #expect(summary(found) == ["BT004 suspected Begins.swift:4"])
     }
+
+    @Test func aHandlerThatCallsOnlyCodeThatCannotReachAnEndIsProvenHoweverManyDeclarationsShareItsName() {
+        // Five `close` methods: too many to follow one by one, but none of them ends a task or calls one that does.
+        let closers = (1...5).map { "final class Closer\($0) { func close() { print(\($0)) } }" }
+        let found = findings([
+            "Closers.swift": closers.joined(separator: "\n"),
+            "Sync.swift": """
+            final class Sync {
+                var task = UIBackgroundTaskIdentifier.invalid
+                let file = Closer1()
+                func start() {
+                    task = UIApplication.shared.beginBackgroundTask(withName: "Sync") { close() }
+                    UIApplication.shared.endBackgroundTask(task)
+                }
+            }
+            """,
+        ])
+        #expect(summary(found) == ["BT004 proven Sync.swift:5"])
+    }
 }

@@ -16,8 +16,14 @@ public struct AnalysisRules: Sendable {
 
     /// The findings of every rule in `file`, in line order, one per rule and line (the first chain kept).
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
-        // Every rule starts from a system call in the file (a begin, an end, a registration, an activity).
-        guard file.bodies.contains(where: \.makesSystemCall) else { return [] }
+        // Every rule starts from a system call in the file (a begin, an end, a registration, an activity), or a call of
+        // a project's begin shim.
+        guard
+            file.bodies.contains(where: { body in
+                body.makesSystemCall
+                    || (!index.shims.beginNames.isEmpty && body.calls.contains(where: index.shims.isBegin))
+            })
+        else { return [] }
         let handlers = HandlerRules(index: index)
         var all = BeginSite.all(in: file, index: index).flatMap { handlers.findings(for: $0) }
         all += StoredIdentifierRule(index: index).findings(in: file)

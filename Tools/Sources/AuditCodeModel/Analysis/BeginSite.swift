@@ -83,6 +83,20 @@ public enum StepWalk {
         }
     }
 
+    /// The value the first declaration of the local `name` in `steps` (blocks and closures included) gives it.
+    public static func localValue(of name: String, in steps: [Step]) -> CodeExpression? {
+        for step in steps {
+            if case .declare(let declared, _, let value) = step.kind, declared == name { return value }
+            for block in StepWalk.nestedBlocks(of: step) {
+                if let found = localValue(of: name, in: block) { return found }
+            }
+            for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) {
+                if let found = localValue(of: name, in: closure.steps) { return found }
+            }
+        }
+        return nil
+    }
+
     /// `name` and the locals bound to its value in `steps` (closures included): `if let id = name`, `guard let id =
     /// self.name`, `let id = name`. With `boundBy`, a local is bound when `boundBy(alias, value)` holds for any alias
     /// found so far (`guard let refresh = task as? BGAppRefreshTask`, then `let again = refresh`).
@@ -119,8 +133,9 @@ public enum StepWalk {
     }
 
     /// The begins `steps` keep in a variable or property (`task = app.begin…`, `let id = app.begin…`), in nested
-    /// blocks and in the closures passed to calls (not a begin's own handler) included: the name and the call.
-    public static func storedBegins(in steps: [Step]) -> [(String, CodeCall)] {
+    /// blocks and in the closures passed to calls (not a begin's own handler) included: the name and the call. With
+    /// `shims`, a call of a project begin shim (``TaskShims``) kept in a variable is one too.
+    public static func storedBegins(in steps: [Step], shims: TaskShims? = nil) -> [(String, CodeCall)] {
         var found: [(String, CodeCall)] = []
         for step in steps {
             var stored: (String, CodeExpression)?
@@ -131,13 +146,17 @@ public enum StepWalk {
             }
             if let (name, value) = stored {
                 for call in value.calls {
-                    if case .begin = SystemCall(call) { found.append((name, call)) }
+                    if case .begin = SystemCall(call) {
+                        found.append((name, call))
+                    } else if shims?.isBegin(call) == true {
+                        found.append((name, call))
+                    }
                 }
             }
-            for block in nestedBlocks(of: step) { found += storedBegins(in: block) }
+            for block in nestedBlocks(of: step) { found += storedBegins(in: block, shims: shims) }
             for call in ownCalls(of: step) {
                 if case .begin = SystemCall(call) { continue }
-                for closure in call.closures { found += storedBegins(in: closure.steps) }
+                for closure in call.closures { found += storedBegins(in: closure.steps, shims: shims) }
             }
         }
         return found

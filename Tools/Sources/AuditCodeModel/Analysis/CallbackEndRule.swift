@@ -15,7 +15,7 @@ public struct CallbackEndRule: Sendable {
     /// The findings for every begin in `file` whose identifier is kept in a variable.
     public func findings(in file: CodeFile) -> [AnalysisFinding] {
         file.bodies.flatMap { body in
-            StepWalk.storedBegins(in: body.steps).compactMap { name, begin in
+            StepWalk.storedBegins(in: body.steps, shims: index.shims).compactMap { name, begin in
                 finding(name: name, begin: begin, in: body)
             }
         }
@@ -23,7 +23,7 @@ public struct CallbackEndRule: Sendable {
 
     private func finding(name: String, begin: CodeCall, in body: CodeBody) -> AnalysisFinding? {
         let handler = begin.closures.first?.location
-        let ends = Self.ends(of: name, in: body.steps, chain: []).filter { end in
+        let ends = Self.ends(of: name, in: body.steps, chain: [], shims: index.shims).filter { end in
             !(handler.map { $0.contains(line: end.call.location.line) } ?? false)
         }
         // Only ends inside callbacks; a direct end is ``EarlyExitRule``'s to check.
@@ -49,7 +49,9 @@ public struct CallbackEndRule: Sendable {
             for (call, closure) in end.chain where !closure.location.contains(line: begin.location.line) {
                 // The callback returns before it reaches the end.
                 let weakNames = Set(closure.captures.filter { $0.strength != .strong }.map(\.name))
-                if let (exit, onWeak) = Self.exitBeforeEnd(in: closure.steps, name: name, weakNames: weakNames) {
+                if let (exit, onWeak) = Self.exitBeforeEnd(
+                    in: closure.steps, name: name, weakNames: weakNames, shims: index.shims)
+                {
                     let link = EvidenceLink(
                         "the callback of `\(call.name)` returns here before it ends `\(name)`"
                             + (onWeak ? " when the weakly captured object is gone" : "") + ": the task is never ended",
@@ -89,7 +91,9 @@ public struct CallbackEndRule: Sendable {
         var chain: [(CodeCall, CodeBody)]
     }
 
-    private static func ends(of name: String, in steps: [Step], chain: [(CodeCall, CodeBody)]) -> [End] {
+    private static func ends(
+        of name: String, in steps: [Step], chain: [(CodeCall, CodeBody)], shims: TaskShims
+    ) -> [End] {
         var found: [End] = []
         for step in steps {
             for call in StepWalk.ownCalls(of: step) {
@@ -97,13 +101,17 @@ public struct CallbackEndRule: Sendable {
                     EarlyExitRule.sameIdentifier(argument?.path?.last, name)
                 {
                     found.append(End(call: call, chain: chain))
+                } else if shims.ends(call, handle: name) {
+                    found.append(End(call: call, chain: chain))
                 }
                 if case .begin = SystemCall(call) { continue }
                 for closure in call.closures {
-                    found += ends(of: name, in: closure.steps, chain: chain + [(call, closure)])
+                    found += ends(of: name, in: closure.steps, chain: chain + [(call, closure)], shims: shims)
                 }
             }
-            for block in StepWalk.nestedBlocks(of: step) { found += ends(of: name, in: block, chain: chain) }
+            for block in StepWalk.nestedBlocks(of: step) {
+                found += ends(of: name, in: block, chain: chain, shims: shims)
+            }
         }
         return found
     }
@@ -122,14 +130,14 @@ public struct CallbackEndRule: Sendable {
     /// The first `return` or `throw` reached before the steps end `name` (in any closure they pass included), and
     /// whether it is a `guard` that leaves when a weakly captured object is gone.
     private static func exitBeforeEnd(
-        in steps: [Step], name: String, weakNames: Set<String>
+        in steps: [Step], name: String, weakNames: Set<String>, shims: TaskShims
     ) -> (CodeRange, onWeak: Bool)? {
         firstExit(in: steps, weakNames: weakNames, checkedName: name) { step in
             StepWalk.calls(in: [step]).contains { call in
                 if case .end(let argument) = SystemCall(call) {
                     return EarlyExitRule.sameIdentifier(argument?.path?.last, name)
                 }
-                return false
+                return shims.ends(call, handle: name)
             }
         }
     }

@@ -17,7 +17,7 @@ public struct EarlyExitRule: Sendable {
     private func findings(in steps: [Step], of body: CodeBody) -> [AnalysisFinding] {
         var found: [AnalysisFinding] = []
         for (position, step) in steps.enumerated() {
-            if let (name, begin) = Self.begin(in: step) {
+            if let (name, begin) = Self.begin(in: step, shims: index.shims) {
                 let link = EvidenceLink("begins a background task kept in `\(name)`", at: begin.location)
                 var state = PathState()
                 let rest = Array(steps[(position + 1)...])
@@ -81,10 +81,17 @@ public struct EarlyExitRule: Sendable {
 
     /// Whether `step` ends `name` (at once or in a closure it passes on) or hands it to other code.
     private func handles(_ step: Step, _ name: String) -> Bool {
+        // `helper.identifier = identifier`, `self.task = task`: an object keeps it now.
+        if case .assign(let target, let value) = step.kind, Self.sameIdentifier(value.path?.last, name),
+            let path = target.path, path.count >= 2
+        {
+            return true
+        }
         let calls = StepWalk.calls(in: [step])
         if calls.contains(where: { call in
             if case .end(let argument) = SystemCall(call) { return Self.sameIdentifier(argument?.path?.last, name) }
             return call.arguments.contains { Self.sameIdentifier($0.value.path?.last, name) }
+                || index.shims.ends(call, handle: name)
         }) {
             return true
         }
@@ -124,7 +131,10 @@ public struct EarlyExitRule: Sendable {
         // In the begin's own body, any end outside the handler ends this task (`guard let id = self.task` then
         // `endBackgroundTask(id)` in the work's closure).
         let endsInOwnBody = body.calls.contains { call in
-            guard case .end = SystemCall(call) else { return false }
+            guard case .end = SystemCall(call) else {
+                guard index.shims.ends(call, handle: name) else { return false }
+                return handlerRange.map { !$0.contains(line: call.location.line) } ?? true
+            }
             guard let handlerRange, handlerRange.path == call.location.path else { return true }
             return !handlerRange.contains(line: call.location.line)
         }
@@ -218,7 +228,7 @@ public struct EarlyExitRule: Sendable {
     }
 
     /// The name the step keeps a begin's identifier in (`task = app.begin…`, `let id = app.begin…`).
-    private static func begin(in step: Step) -> (String, CodeCall)? {
+    private static func begin(in step: Step, shims: TaskShims) -> (String, CodeCall)? {
         let value: CodeExpression
         let name: String
         switch step.kind {
@@ -230,7 +240,11 @@ public struct EarlyExitRule: Sendable {
         default:
             return nil
         }
-        guard let call = value.calls.first(where: { if case .begin = SystemCall($0) { true } else { false } })
+        guard
+            let call = value.calls.first(where: { call in
+                if case .begin = SystemCall(call) { return true }
+                return shims.isBegin(call)
+            })
         else { return nil }
         return (name, call)
     }

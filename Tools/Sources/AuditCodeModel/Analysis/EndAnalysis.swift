@@ -313,6 +313,8 @@ public struct EndAnalysis: Sendable {
             onSelf ? typeName.map { index.methods(named: call.name, labels: labels, in: $0) } ?? [] : []
         if candidates.isEmpty {
             candidates = index.bodies(named: call.name, labels: labels).filter { $0.kind != .closure }
+            // No declaration of that name ends a task, nor calls one that does: the call cannot end it.
+            if !candidates.isEmpty, !index.mayReachAnEnd(call.name) { return }
             // A name many declarations share (`start`, `update`) shows nothing about which one runs; following each
             // of them, and theirs, would cost a power of their number.
             if candidates.count > Self.mostDeclarationsFollowed {

@@ -16,6 +16,13 @@ public struct HandlerRules: Sendable {
     }
 
     private func findings(for site: BeginSite, shimDepth: Int) -> [AnalysisFinding] {
+        // A handler kept in a local first (`let whenExpired = { … }`) is that closure.
+        var site = site
+        if let path = site.handler?.path, path.count == 1,
+            case .closure(let closure)? = StepWalk.localValue(of: path[0], in: site.body.steps)
+        {
+            site.handler = .closure(closure)
+        }
         let begin = EvidenceLink("begins a background task", at: site.call.location)
         // A shim of the project that passes its caller's handler on: the caller's handler is what runs. A handler
         // that also ends the task itself owns the end: the caller's is only told, and the shim's is checked.
@@ -83,33 +90,58 @@ public struct HandlerRules: Sendable {
         }
         guard let position = site.body.parameters.firstIndex(where: { $0.name == parameterName }) else { return [] }
         var found: [AnalysisFinding] = []
-        for caller in index.callers(of: shim) {
-            for call in caller.calls where call.name == shim {
-                // A call the audit reads as a system begin already (a shim that mirrors UIKit's name) is checked as one.
-                if case .begin = SystemCall(call) { continue }
-                let resolution = index.resolve(call, in: caller.typeName, locals: caller.steps)
-                guard resolution.declarations.contains(where: { $0 === site.body }),
-                    call.arguments.count == site.body.parameters.count, call.arguments.indices.contains(position)
-                else { continue }
-                let callerSite = BeginSite(
-                    call: call, body: caller, name: nil, handler: call.arguments[position].value)
-                // A call matched by its name alone may reach another type's method, or a library's.
-                let passes = EvidenceLink(
-                    resolution.isShown
-                        ? "passes this handler to `\(shim)`, which begins a background task with it"
-                        : "passes this handler to a method named `\(shim)`; that it reaches the shim below, and not "
-                            + "another type's or a library's method of that name, is not shown",
-                    at: call.location, isEstablished: resolution.isShown)
-                found += findings(for: callerSite, shimDepth: depth).map { finding in
-                    var finding = finding
-                    finding.chain =
-                        [passes, EvidenceLink("the shim begins the task here", at: site.call.location)]
-                        + finding.chain.dropFirst()
-                    return finding
+        // Objective-C calls a Swift shim by its selector (`holdWithNamed:onExpiry:`), and passes every argument.
+        let objectiveCNames = Set(TaskShims.objectiveCNames(of: site.body))
+        for name in [shim] + objectiveCNames.sorted() {
+            for caller in index.callers(of: name) {
+                for call in caller.calls where call.name == name {
+                    // A call the audit reads as a system begin already (a shim that mirrors UIKit's name) is checked
+                    // as one.
+                    if case .begin = SystemCall(call) { continue }
+                    let resolution: CallResolution
+                    if objectiveCNames.contains(name) {
+                        guard call.arguments.count == site.body.parameters.count else { continue }
+                        let onItsType = call.receiver?.path == [site.body.typeName ?? ""]
+                        resolution = CallResolution(declarations: [site.body], isShown: onItsType)
+                    } else {
+                        resolution = index.resolve(call, in: caller.typeName, locals: caller.steps)
+                    }
+                    guard resolution.declarations.contains(where: { $0 === site.body }),
+                        let passed = call.value(passedFor: position, of: site.body)
+                    else { continue }
+                    // A default other than `nil` is code the audit does not read.
+                    if case .literal(.other) = passed { continue }
+                    found += callerFindings(
+                        site, call: call, caller: caller, handler: passed, resolution: resolution, depth: depth)
                 }
             }
         }
         return found
+    }
+
+    /// The findings for one call of a shim, checked as a begin with the handler `handler`, their chains led by the
+    /// call and the shim's begin.
+    private func callerFindings(
+        _ site: BeginSite, call: CodeCall, caller: CodeBody, handler: CodeExpression, resolution: CallResolution,
+        depth: Int
+    ) -> [AnalysisFinding] {
+        let shim = site.body.name ?? call.name
+        let callerSite = BeginSite(call: call, body: caller, name: nil, handler: handler)
+        let given = if case .literal(.nil) = handler { "no handler" } else { "this handler" }
+        // A call matched by its name alone may reach another type's method, or a library's.
+        let passes = EvidenceLink(
+            resolution.isShown
+                ? "passes \(given) to `\(shim)`, which begins a background task with what it is given"
+                : "passes \(given) to a method named `\(shim)`; that it reaches the shim below, and not another "
+                    + "type's or a library's method of that name, is not shown",
+            at: call.location, isEstablished: resolution.isShown)
+        return findings(for: callerSite, shimDepth: depth).map { finding in
+            var finding = finding
+            finding.chain =
+                [passes, EvidenceLink("the shim begins the task here", at: site.call.location)]
+                + finding.chain.dropFirst()
+            return finding
+        }
     }
 
     private func missing(_ site: BeginSite, _ begin: EvidenceLink, _ text: String) -> AnalysisFinding {

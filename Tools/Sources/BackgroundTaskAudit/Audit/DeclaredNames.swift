@@ -39,6 +39,27 @@ enum DeclaredNames {
         return false
     }
 
+    /// Whether `bytes` contain one of `names` as a whole word anywhere (a call of a project's begin shim).
+    static func mentionsAny(of names: Set<String>, in bytes: [UInt8]) -> Bool {
+        guard !names.isEmpty else { return false }
+        let lengths = Set(names.map(\.utf8.count))
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard isWordStart(bytes[index]) else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < count, isWordByte(bytes[end]) { end += 1 }
+            if lengths.contains(end - index), names.contains(String(decoding: bytes[index..<end], as: UTF8.self)) {
+                return true
+            }
+            index = end
+        }
+        return false
+    }
+
     private static func isWordStart(_ byte: UInt8) -> Bool {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || byte == 0x40  // a-z A-Z _ @
     }

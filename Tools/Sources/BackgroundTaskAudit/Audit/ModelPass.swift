@@ -27,7 +27,20 @@ enum ModelPass {
             else { return nil }
             return read(source, bytes: bytes, file: files[index], configuration: configuration)
         }
-        var wanted = usedNames(codeFiles.compactMap { $0 }, wanted: nil)
+        // The files that call one of the project's begin shims: their callers own the tasks.
+        let shims = TaskShims(bodies: codeFiles.lazy.compactMap { $0 }.flatMap(\.bodies))
+        if !shims.beginNames.isEmpty {
+            let known = codeFiles
+            let callers = await Auditor.inParallel(files.count) { index -> CodeFile? in
+                guard candidates[index], known[index] == nil,
+                    let (source, bytes) = load(files[index], configuration: configuration),
+                    DeclaredNames.mentionsAny(of: shims.beginNames, in: bytes)
+                else { return nil }
+                return read(source, bytes: bytes, file: files[index], configuration: configuration)
+            }
+            for (index, file) in callers.enumerated() where file != nil { codeFiles[index] = file }
+        }
+        var wanted = usedNames(codeFiles.compactMap { $0 }, wanted: nil, shims: shims)
         var asked = wanted
         for _ in 0..<rounds where !wanted.isEmpty {
             let known = codeFiles
@@ -41,7 +54,7 @@ enum ModelPass {
             }
             let added = next.compactMap { $0 }
             for (index, file) in next.enumerated() where file != nil { codeFiles[index] = file }
-            wanted = usedNames(added, wanted: names).subtracting(asked)
+            wanted = usedNames(added, wanted: names, shims: shims).subtracting(asked)
             asked.formUnion(wanted)
         }
         let rules = AnalysisRules(index: ProjectIndex(files: codeFiles.compactMap { $0 }))
@@ -104,15 +117,19 @@ enum ModelPass {
 
     /// The names that the rules may follow from `files` into another file: what the bodies that matter call, the
     /// types their calls' receivers start from, the types they are declared in, and what those inherit from. The
-    /// bodies that matter are, in the files that name the APIs (`wanted` `nil`), those that make a system call and
-    /// every body of their types; in a later round, the declarations of a `wanted` name and every body of a `wanted`
+    /// bodies that matter are, in the files that name the APIs or call a begin shim (`wanted` `nil`), those that make
+    /// a system call or call a shim (``TaskShims``) and every body of their types; in a later round, the declarations of a `wanted` name and every body of a `wanted`
     /// type. (A file's other code, which no rule reaches, adds nothing to read.)
-    private static func usedNames(_ files: [CodeFile], wanted: Set<String>?) -> Set<String> {
+    private static func usedNames(_ files: [CodeFile], wanted: Set<String>?, shims: TaskShims) -> Set<String> {
         var names: Set<String> = []
+        // A body that calls a begin shim begins a task as much as one that calls the system.
+        func begins(_ body: CodeBody) -> Bool {
+            body.makesSystemCall || (!shims.beginNames.isEmpty && body.calls.contains(where: shims.isBegin))
+        }
         for file in files {
             let types =
                 wanted.map { Set(file.types.map(\.name)).intersection($0) }
-                ?? Set(file.bodies.filter(\.makesSystemCall).compactMap(\.typeName))
+                ?? Set(file.bodies.filter(begins).compactMap(\.typeName))
             for body in file.bodies {
                 let matters =
                     if let type = body.typeName, types.contains(type) {
@@ -120,7 +137,7 @@ enum ModelPass {
                     } else if let wanted {
                         body.name.map(wanted.contains) ?? false
                     } else {
-                        body.makesSystemCall
+                        begins(body)
                     }
                 guard matters else { continue }
                 for call in body.calls {
