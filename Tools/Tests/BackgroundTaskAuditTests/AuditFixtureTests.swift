@@ -16,6 +16,14 @@ struct AuditFixtureTests {
         #expect(expected.subtracting(actual).sorted() == [], "expected but not reported")
     }
 
+    @Test(
+        "The code model reports nothing on a clean fixture at its default level",
+        arguments: Fixture.all.filter { !$0.isFlagged })
+    func codeModelLeavesCleanFixturesClean(_ fixture: Fixture) throws {
+        let findings = fixture.findings(in: try fixture.source(), engine: .codeModel)
+        #expect(findings.map { "\($0.location.line) \($0.ruleID)" } == [])
+    }
+
     @Test("Every flagged file has at least three findings of its rule", arguments: Fixture.all.filter(\.isFlagged))
     func flaggedFileHasThreePositives(_ fixture: Fixture) throws {
         let source = try fixture.source()

@@ -82,10 +82,12 @@ struct ReportFormatTests {
         #expect(Severity.note < .warning && Severity.warning < .error)
     }
 
-    @Test("Every finding's message says what happens and names a face of the package its language can call")
-    func messagesNameAFace() throws {
+    @Test(
+        "Every finding's message says what happens and names a face of the package its language can call",
+        arguments: AuditEngine.allCases)
+    func messagesNameAFace(engine: AuditEngine) throws {
         for fixture in Fixture.all where fixture.isFlagged {
-            for finding in fixture.findings(in: try fixture.source()) {
+            for finding in fixture.findings(in: try fixture.source(), engine: engine) {
                 // BGTaskScheduler's rules: SafeTaskScheduler in Swift; Objective-C has no face for it, only the fix.
                 let scheduler = ["BT011", "BT012", "BT013", "BT014"].contains(finding.ruleID)
                 let faces =

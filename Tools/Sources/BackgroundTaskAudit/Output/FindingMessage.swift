@@ -20,9 +20,19 @@ enum FindingMessage {
     /// What to use instead.
     private static let advice: [String: String] = [
         "BT009": "keep the block until the work is done and stop it when told `expired`, or use withBackgroundTask",
-        "BT011": "complete the task on every path, or use BackgroundTaskScheduler",
-        "BT012": "set task.expirationHandler to cancel the work, or use BackgroundTaskScheduler",
-        "BT013": "register in application(_:didFinishLaunchingWithOptions:), or use BackgroundTaskScheduler",
+        "BT011": "complete the task on every path, or use SafeTaskScheduler (the BackgroundTaskScheduling product)",
+        "BT012":
+            "set task.expirationHandler to cancel the work, or use SafeTaskScheduler (the BackgroundTaskScheduling "
+            + "product)",
+        "BT013": "register in application(_:didFinishLaunchingWithOptions:), or use SafeTaskScheduler (the "
+            + "BackgroundTaskScheduling product)",
+    ]
+
+    /// What to do instead in Objective-C, where the package has no face for `BGTaskScheduler`.
+    private static let objectiveCAdvice: [String: String] = [
+        "BT011": "call setTaskCompletedWithSuccess: on every path, the expiration handler's included",
+        "BT012": "set task.expirationHandler to cancel the work",
+        "BT013": "register in application:didFinishLaunchingWithOptions:",
     ]
 
     /// The message for `finding` in a file of `language`.
@@ -36,7 +46,8 @@ enum FindingMessage {
         }
         let prefix = finding.certainty == .suspected ? "Suspected: " : ""
         let instead =
-            advice[finding.ruleID]
+            (language == .objectiveC ? objectiveCAdvice[finding.ruleID] : nil)
+            ?? advice[finding.ruleID]
             ?? "end the task exactly once on every path, or use SafeBackgroundTask or withBackgroundTask"
         let message =
             "\(prefix)\(headline). \(chain.joined(separator: "; ")). Instead, \(instead)."

@@ -1,5 +1,11 @@
 #import <UIKit/UIKit.h>
 
+@interface ManagedTask : NSObject
+@property (nonatomic, copy) NSString *name;
+@property (nonatomic) UIBackgroundTaskIdentifier identifier;
+@property (nonatomic, copy) void (^expirationHandler)(ManagedTask *task);
+@end
+
 @implementation TaskWrapper
 
 // sample: a wrapper method named like the API it wraps
@@ -45,6 +51,15 @@
             task.expirationHandler(task);
         }];
         return task.identifier != UIBackgroundTaskInvalid;
+    }
+}
+
+- (void)finishTask:(ManagedTask *)task {
+    @synchronized (self) {
+        if (![_tasks containsObject:task]) return;
+        [_tasks removeObject:task];
+        [UIApplication.sharedApplication endBackgroundTask:task.identifier];
+        task.identifier = UIBackgroundTaskInvalid;
     }
 }
 

@@ -228,6 +228,7 @@ private final class BackgroundAssertion {
 struct BackgroundTimeRunner {
     // sample: a private type whose begin is only ever called on an object made for this one call, which the
     // caller ends through after the work
+    @MainActor
     func withBackgroundTime(_ work: () async -> Void) async {
         let assertion = BackgroundAssertion()
         assertion.begin(name: "Work")

@@ -26,6 +26,11 @@ final class ContactSync {
         }
         task = handlerTask
         _ = task
+        Work.finish {
+            guard handlerTask != .invalid else { return }
+            app.endBackgroundTask(handlerTask)
+            handlerTask = .invalid
+        }
     }
 
     // sample: the face, stored in an optional and ended from its own cleanup
