@@ -16,6 +16,8 @@ EXPECTED_NAIVE_CODES = {
     "extension-activity": "0x8badf00d",
     "third-party-sdk": "0x8badf00d",
     "lock-at-suspension": "0xdead10cc",
+    # Begun in the expiration handler, the save's task is refused; unchecked, it takes its lock anyway.
+    "refused-in-background": "0xdead10cc",
     "refresh-never-completes": "0x8badf00d",
     "processing-expiry-ignored": "0xdead10cc",
     # The framework's exception (SIGABRT) when iOS launches the app for an identifier with no launch handler.

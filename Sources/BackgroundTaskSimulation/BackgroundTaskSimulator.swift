@@ -81,8 +81,9 @@ public final class BackgroundTaskSimulator: BackgroundTaskBackend, CallSiteAware
     /// - Parameters:
     ///   - name: The task's name, shown in the simulated console messages.
     ///   - expirationHandler: Called on the main actor when background time runs out.
-    /// - Returns: The identifier, or `nil` when not granted (an injected refusal, or the app is
-    ///   suspended or terminated).
+    /// - Returns: The identifier, or `nil` when not granted (an injected refusal; the app in the background after
+    ///   this stint's expiration handlers were called, with no time left to lend, and then no handler comes; or the
+    ///   app suspended or terminated).
     public func beginBackgroundTask(
         named name: String?,
         expirationHandler: (@MainActor @Sendable () -> Void)?

@@ -103,7 +103,7 @@ public enum SimulatorMisuse: Equatable, Sendable {
         /// ``SimulatorFault/handlerBeforeBeginReturns``, the cleanups the package sends there.
         case mainActorWork
         /// Expiration handlers due when the clock moves: those of begins refused under
-        /// ``SimulatorFault/notGranted(callingHandler:)``, and of tasks begun after the expiry.
+        /// ``SimulatorFault/notGranted(callingHandler:)``.
         case expirationHandlers
         /// Begins and ends held by ``SimulatorFault/holdOffMainCalls(_:)`` that kept coming to the gate.
         case heldCalls
@@ -211,7 +211,7 @@ extension SimulatorMisuse.ArrivingWork: CustomStringConvertible {
         case .mainActorWork:
             "work sent to the main actor (the handlers of begins made off the main thread, the package's cleanups)"
         case .expirationHandlers:
-            "expiration handlers of begins made meanwhile (refused with a handler call, or begun after the expiry)"
+            "expiration handlers of begins made meanwhile (refused with a handler call)"
         case .heldCalls: "begins and ends held at the gate of .holdOffMainCalls"
         }
     }

@@ -25,7 +25,19 @@ public final class SafeBackgroundTask: Sendable {
     }
 
     /// Begins a background task. It never fails: if the system refuses, ``state`` is
-    /// ``BackgroundTaskState/notGranted(_:)``, the work should run anyway (no extra time), and ``end()`` does nothing.
+    /// ``BackgroundTaskState/notGranted(_:)``, the work runs without extra time, and ``end()`` does nothing.
+    ///
+    /// A refusal comes when the app is in the background with no time left to lend (after the expiration handlers
+    /// were called): then the app can be suspended at any moment and no handler will come. Work that must not be
+    /// suspended halfway (a write that takes a database or file lock, `0xdead10cc` if the app is suspended holding it)
+    /// should check first:
+    /// ```swift
+    /// let task = SafeBackgroundTask.begin("Save drafts")
+    /// guard task.state == .running else {
+    ///     scheduleSaveForNextLaunch()  // refused: do not take the lock now
+    ///     return
+    /// }
+    /// ```
     /// - Parameters:
     ///   - name: Shown in the system's console warnings; empty means none; over 256 characters is cut.
     ///   - backend: By default the ``withBackgroundTaskBackend(_:operation:)`` override, or the platform default

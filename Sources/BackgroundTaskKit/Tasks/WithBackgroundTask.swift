@@ -90,10 +90,13 @@ public func withBackgroundTask<Result, Failure: Error>(
 ///     self.items = items
 /// }
 /// ```
-/// If the system refuses the assertion, `body` runs anyway, without extra background time. It runs in a child task (in
-/// the caller's isolation, with its priority and task-local values), so an expiry cancels `body` only: the calling task
-/// goes on uncancelled, as do the next batch of a long-lived loop or the rest of a SwiftUI `.task {}`; a cancellation
-/// of the caller is passed on to `body`. The assertion is begun before the call first suspends, so the app is covered
+/// If the system refuses the assertion, `body` runs anyway, without extra background time; refused in the background
+/// (no time left to lend, after the expiration handlers were called: the app may be suspended at any moment and no
+/// handler will come), `body` starts cancelled, so that work which must not be suspended halfway (a write holding a
+/// database lock) can decline to start: check `Task.isCancelled`, or let `try Task.checkCancellation()` throw.
+/// `body` runs in a child task (in the caller's isolation, with its priority and task-local values), so an expiry
+/// cancels `body` only: the calling task goes on uncancelled, as do the next batch of a long-lived loop or the rest of
+/// a SwiftUI `.task {}`; a cancellation of the caller is passed on to `body`. The assertion is begun before the call first suspends, so the app is covered
 /// while `body` waits for a busy caller's actor; an expiry in that wait makes `body` start cancelled. Telling an expiry
 /// from a cancellation: after an expiry `body` typically throws `CancellationError` while the caller's
 /// `Task.isCancelled` stays `false` (`true` if the caller was cancelled); only an expiry calls `onExpiration`.

@@ -157,7 +157,12 @@ struct FaceFaultTests {
         }
         simulator.advance(by: 40)
         try simulator.expectEveryAssertionEndedOnce()
-        #expect(inner.task?.state == .ended)
+        // Begun while the system expires the app's tasks: no time is left to lend, so it is refused (and ends as a
+        // no-op), without a deadlock.
+        guard case .notGranted = inner.task?.state else {
+            Issue.record("expected the task begun in the handler not granted: \(String(describing: inner.task?.state))")
+            return
+        }
         await task.end()
     }
 }

@@ -113,6 +113,30 @@ struct WithBackgroundTaskTests {
         #expect(simulator.events == [.notGranted(name: "Refused"), .notGranted(name: "Refused")])
     }
 
+    /// Refused in the background, out of time: the async body starts cancelled, so work that must not run unprotected
+    /// (a write that takes a database lock the app would be suspended holding) does not start. Refused in the
+    /// foreground (an injected fault), it runs uncancelled, as before.
+    @Test func refusedInTheBackgroundTheAsyncBodyStartsCancelled() async throws {
+        let simulator = BackgroundTaskSimulator()
+        simulator.enterBackground()
+        let begun = simulator.beginBackgroundTask(named: "Upload", expirationHandler: {})
+        let upload = try #require(begun)
+        simulator.advance(by: 27)  // the handlers were called: no time left to lend
+        let startedCancelled = await withBackgroundTask("Save", backend: simulator) { () async in Task.isCancelled }
+        let syncRan = withBackgroundTask("Save now", backend: simulator) { true }
+        simulator.endBackgroundTask(upload)
+        #expect(startedCancelled)
+        #expect(syncRan)
+        #expect(!Task.isCancelled)
+        #expect(simulator.events.filter { if case .notGranted = $0 { true } else { false } }.count == 2)
+
+        let foreground = BackgroundTaskSimulator(faults: [.notGranted(callingHandler: false)])
+        let cancelledInForeground = await withBackgroundTask("Save", backend: foreground) { () async in
+            Task.isCancelled
+        }
+        #expect(!cancelledInForeground)
+    }
+
     @Test func aCancellationAfterTheBodyReturnedIsHarmless() async throws {
         let simulator = BackgroundTaskSimulator(faults: [.handlerTwice])
         simulator.enterBackground()

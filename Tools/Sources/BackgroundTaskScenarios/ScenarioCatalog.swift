@@ -16,6 +16,7 @@ public enum ScenarioCatalog {
         .extensionActivity,
         .thirdPartySDK,
         .lockAtSuspension,
+        .refusedInBackground,
         .refreshNeverCompletes,
         .processingExpiryIgnored,
         .unregisteredLaunch,

@@ -20,6 +20,8 @@ private let expectedNaiveOutcomes:
             ("extension-activity", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
             ("third-party-sdk", .watchdogTimeout, .assertionsHeldAfterExpiration, 30),
             ("lock-at-suspension", .suspendedWithLockedFile, .suspendedHoldingFileLock, 26),  // handlers at 26 s
+            // The save begun in the upload's handler at 26 s is refused; the app is suspended holding its lock.
+            ("refused-in-background", .suspendedWithLockedFile, .suspendedHoldingFileLock, 26),
             ("refresh-never-completes", .watchdogTimeout, .scheduledTaskNotCompleted, 36),  // 1 + 30 s, then 5 s
             ("processing-expiry-ignored", .suspendedWithLockedFile, .suspendedHoldingFileLock, 1),
             ("unregistered-launch", .uncaughtException, .noLaunchHandlerRegistered, 1),  // launched at 1 s
@@ -32,6 +34,7 @@ private let expectedExpiries: [String: Double] = ["continued-stall": 60]
 private let ownVariants: [String: [String]] = [
     "third-party-sdk": ["naive", "traced", "traced-rescue"],
     "lock-at-suspension": ["naive", "closure", "manager"],
+    "refused-in-background": ["naive", "safe", "closure"],
     "refresh-never-completes": ["naive", "scheduler", "scheduler-callback"],
     "processing-expiry-ignored": ["naive", "scheduler"],
     "unregistered-launch": ["naive", "scheduler"],

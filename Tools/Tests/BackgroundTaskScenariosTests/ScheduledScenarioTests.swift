@@ -36,6 +36,19 @@ struct ScheduledScenarioTests {
         #expect(begun.count == ended.count)
     }
 
+    /// Out of background time, the faces say the begin was refused before the save takes its lock: clean, and the
+    /// lock is never taken.
+    @Test(arguments: ["safe", "closure"])
+    func refusedInTheBackgroundTheFacesDeclineTheSave(_ name: String) async throws {
+        let scenario = try #require(ScenarioCatalog.scenario(withID: "refused-in-background"))
+        let variant = try #require(scenario.variant(named: name))
+        let (result, simulator) = await ScenarioRunner.run(variant, of: scenario)
+        #expect(result.outcome == .clean, "\(simulator.log)")
+        #expect(simulator.termination == nil)
+        #expect(simulator.events.contains(.notGranted(name: "Save progress")))
+        #expect(!simulator.events.contains(.fileLockTaken(name: "Uploads.sqlite")))
+    }
+
     @Test func theContinuedExportWithoutProgressIsExpiredAsStalled() async throws {
         let scenario = try #require(ScenarioCatalog.scenario(withID: "continued-stall"))
         let (result, simulator) = await ScenarioRunner.run(try #require(scenario.variant(named: "naive")), of: scenario)

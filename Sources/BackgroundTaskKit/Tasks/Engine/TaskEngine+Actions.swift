@@ -43,19 +43,32 @@ extension TaskEngine {
             identifier = holder.backend.beginBackgroundTask(named: holder.name, expirationHandler: handler)
         }
         let now = endsNeedTime ? clock.now() : nil
+        // Refused in the background: the system has no time left to lend, and none will come (no handler is called).
+        // An async body then starts cancelled, so that work which must not run unprotected does not start.
+        let refusedInBackground = identifier == nil && holder.backend.backgroundTimeRemaining != nil
         var dropped = DroppedCleanups()
         var status = TaskStatus.running
         let followUp = withLock(at: now) { state -> EngineAction in
             if let shared = holder as? SharedAssertion {
+                if refusedInBackground {
+                    for user in state[shared].pendingUsers { cancelBodyAsItStarts(user, &state) }
+                }
                 return sharedBeginReturned(shared, identifier: identifier, now: now ?? 0, dropped: &dropped, &state)
             }
             let record = (holder as! TaskRecord)
             defer { status = state[record].status }
+            if refusedInBackground { cancelBodyAsItStarts(record, &state) }
             return taskBeginReturned(record, identifier: identifier, dropped: &dropped, &state)
         }
         withExtendedLifetime(dropped) {}
         perform(followUp)
         return status
+    }
+
+    /// Under the lock: `record`'s async body, if it has one that has not started, starts cancelled.
+    private func cancelBodyAsItStarts(_ record: TaskRecord, _ state: inout EngineState) {
+        guard let body = record.body, state[body].task == nil else { return }
+        state[body].cancelOnAttach = true
     }
 
     /// Under the lock: a per-task assertion's begin returned.
