@@ -22,6 +22,8 @@ EXPECTED_NAIVE_CODES = {
     "processing-expiry-ignored": "0xdead10cc",
     # The framework's exception (SIGABRT) when iOS launches the app for an identifier with no launch handler.
     "unregistered-launch": "SIGABRT",
+    # The framework's exception for a launch handler registered after the app finished launching.
+    "late-registration": "SIGABRT",
 }
 
 # Scenarios whose naive flow is not killed but loses the person's job to the system's expiry.

@@ -20,6 +20,7 @@ public enum ScenarioCatalog {
         .refreshNeverCompletes,
         .processingExpiryIgnored,
         .unregisteredLaunch,
+        .lateRegistration,
         .continuedStall,
     ]
 

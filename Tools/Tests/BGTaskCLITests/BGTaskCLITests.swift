@@ -109,7 +109,7 @@ struct BGTaskCLITests {
         let rows = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]]
         )
-        #expect(rows.count == 114)  // 12 scenarios of 8 variants, then 3 + 3 + 3 + 3 + 2 + 2 + 2
+        #expect(rows.count == 116)  // 12 scenarios of 8 variants, then 3 + 3 + 3 + 3 + 2 + 2 + 2 + 2
         for row in rows {
             #expect(Set(row.keys) == ["scenario", "variant", "outcome", "code", "time"])
             #expect(row["time"] is NSNumber)

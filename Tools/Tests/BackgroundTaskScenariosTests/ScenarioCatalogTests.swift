@@ -25,6 +25,7 @@ private let expectedNaiveOutcomes:
             ("refresh-never-completes", .watchdogTimeout, .scheduledTaskNotCompleted, 36),  // 1 + 30 s, then 5 s
             ("processing-expiry-ignored", .suspendedWithLockedFile, .suspendedHoldingFileLock, 1),
             ("unregistered-launch", .uncaughtException, .noLaunchHandlerRegistered, 1),  // launched at 1 s
+            ("late-registration", .uncaughtException, .launchHandlerRegisteredAfterLaunch, 1),  // a scene at 1 s
         ]
 
 /// Scenarios whose naive flow loses a person's job to the system's expiry, with the time it expires.
@@ -38,6 +39,7 @@ private let ownVariants: [String: [String]] = [
     "refresh-never-completes": ["naive", "scheduler", "scheduler-callback"],
     "processing-expiry-ignored": ["naive", "scheduler"],
     "unregistered-launch": ["naive", "scheduler"],
+    "late-registration": ["naive", "scheduler"],
     "continued-stall": ["naive", "continued"],
 ]
 

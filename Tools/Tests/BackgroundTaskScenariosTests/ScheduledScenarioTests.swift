@@ -13,7 +13,7 @@ struct ScheduledScenarioTests {
         ("lock-at-suspension", "closure"), ("lock-at-suspension", "manager"),
         ("refresh-never-completes", "scheduler"), ("refresh-never-completes", "scheduler-callback"),
         ("processing-expiry-ignored", "scheduler"), ("continued-stall", "continued"),
-        ("unregistered-launch", "scheduler"),
+        ("unregistered-launch", "scheduler"), ("late-registration", "scheduler"),
     ]
 
     @Test(arguments: faces.map { "\($0.scenario)/\($0.variant)" })
