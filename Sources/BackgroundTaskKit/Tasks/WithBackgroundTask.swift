@@ -96,10 +96,11 @@ public func withBackgroundTask<Result, Failure: Error>(
 /// database lock) can decline to start: check `Task.isCancelled`, or let `try Task.checkCancellation()` throw.
 /// `body` runs in a child task (in the caller's isolation, with its priority and task-local values), so an expiry
 /// cancels `body` only: the calling task goes on uncancelled, as do the next batch of a long-lived loop or the rest of
-/// a SwiftUI `.task {}`; a cancellation of the caller is passed on to `body`. The assertion is begun before the call first suspends, so the app is covered
-/// while `body` waits for a busy caller's actor; an expiry in that wait makes `body` start cancelled. Telling an expiry
-/// from a cancellation: after an expiry `body` typically throws `CancellationError` while the caller's
-/// `Task.isCancelled` stays `false` (`true` if the caller was cancelled); only an expiry calls `onExpiration`.
+/// a SwiftUI `.task {}`; a cancellation of the caller is passed on to `body`. The assertion is begun before the call
+/// first suspends, so the app is covered while `body` waits for a busy caller's actor; an expiry in that wait makes
+/// `body` start cancelled. Telling an expiry from a cancellation: after an expiry `body` typically throws
+/// `CancellationError` while the caller's `Task.isCancelled` stays `false` (`true` if the caller was cancelled); only
+/// an expiry calls `onExpiration`.
 /// ```swift
 /// do {
 ///     try await withBackgroundTask("Sync") { try await sync.run() }

@@ -133,9 +133,9 @@ public enum StepWalk {
     }
 
     /// The begins `steps` keep in a variable or property (`task = app.begin…`, `let id = app.begin…`), in nested
-    /// blocks and in the closures passed to calls (not a begin's own handler) included: the name and the call. With
-    /// `shims`, a call of a project begin shim (``TaskShims``) kept in a variable is one too.
-    public static func storedBegins(in steps: [Step], shims: TaskShims? = nil) -> [(String, CodeCall)] {
+    /// blocks and in the closures passed to calls (not a begin's own handler) included: the name and the call. A call
+    /// of one of `shims`' begin shims (``TaskShims``) kept in a variable is one too.
+    public static func storedBegins(in steps: [Step], shims: TaskShims = .none) -> [(String, CodeCall)] {
         var found: [(String, CodeCall)] = []
         for step in steps {
             var stored: (String, CodeExpression)?
@@ -145,13 +145,7 @@ public enum StepWalk {
             default: break
             }
             if let (name, value) = stored {
-                for call in value.calls {
-                    if case .begin = SystemCall(call) {
-                        found.append((name, call))
-                    } else if shims?.isBegin(call) == true {
-                        found.append((name, call))
-                    }
-                }
+                for call in value.calls where shims.begins(call) { found.append((name, call)) }
             }
             for block in nestedBlocks(of: step) { found += storedBegins(in: block, shims: shims) }
             for call in ownCalls(of: step) {

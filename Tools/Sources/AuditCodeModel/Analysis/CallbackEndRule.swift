@@ -97,13 +97,7 @@ public struct CallbackEndRule: Sendable {
         var found: [End] = []
         for step in steps {
             for call in StepWalk.ownCalls(of: step) {
-                if case .end(let argument) = SystemCall(call),
-                    EarlyExitRule.sameIdentifier(argument?.path?.last, name)
-                {
-                    found.append(End(call: call, chain: chain))
-                } else if shims.ends(call, handle: name) {
-                    found.append(End(call: call, chain: chain))
-                }
+                if shims.ends(call, kept: name) { found.append(End(call: call, chain: chain)) }
                 if case .begin = SystemCall(call) { continue }
                 for closure in call.closures {
                     found += ends(of: name, in: closure.steps, chain: chain + [(call, closure)], shims: shims)
@@ -133,12 +127,7 @@ public struct CallbackEndRule: Sendable {
         in steps: [Step], name: String, weakNames: Set<String>, shims: TaskShims
     ) -> (CodeRange, onWeak: Bool)? {
         firstExit(in: steps, weakNames: weakNames, checkedName: name) { step in
-            StepWalk.calls(in: [step]).contains { call in
-                if case .end(let argument) = SystemCall(call) {
-                    return EarlyExitRule.sameIdentifier(argument?.path?.last, name)
-                }
-                return shims.ends(call, handle: name)
-            }
+            StepWalk.calls(in: [step]).contains { shims.ends($0, kept: name) }
         }
     }
 

@@ -89,7 +89,7 @@ public struct EarlyExitRule: Sendable {
         }
         let calls = StepWalk.calls(in: [step])
         if calls.contains(where: { call in
-            if case .end(let argument) = SystemCall(call) { return Self.sameIdentifier(argument?.path?.last, name) }
+            if case .end = SystemCall(call) { return index.shims.ends(call, kept: name) }
             return call.arguments.contains { Self.sameIdentifier($0.value.path?.last, name) }
                 || index.shims.ends(call, handle: name)
         }) {
@@ -240,12 +240,7 @@ public struct EarlyExitRule: Sendable {
         default:
             return nil
         }
-        guard
-            let call = value.calls.first(where: { call in
-                if case .begin = SystemCall(call) { return true }
-                return shims.isBegin(call)
-            })
-        else { return nil }
+        guard let call = value.calls.first(where: shims.begins) else { return nil }
         return (name, call)
     }
 

@@ -10,6 +10,9 @@ public struct TaskShims: Sendable {
     /// The names of the end shims.
     public let endNames: Set<String>
 
+    /// No shims: only the system's calls begin and end tasks.
+    public static let none = TaskShims(bodies: [CodeBody]())
+
     /// Finds the shims among `bodies`.
     public init(bodies: some Sequence<CodeBody>) {
         var begins: Set<String> = []
@@ -28,12 +31,27 @@ public struct TaskShims: Sendable {
 
     /// Whether `call` calls a begin shim (and is not itself a system begin).
     public func isBegin(_ call: CodeCall) -> Bool {
-        !beginNames.isEmpty && beginNames.contains(call.name) && SystemCall(call) == nil
+        beginNames.contains(call.name) && SystemCall(call) == nil
+    }
+
+    /// Whether `call` begins a task: the system's begin, or a begin shim.
+    public func begins(_ call: CodeCall) -> Bool {
+        if case .begin = SystemCall(call) { return true }
+        return isBegin(call)
     }
 
     /// Whether `call` ends the task that `name`, a begin shim's result, holds: an end shim called on it.
     public func ends(_ call: CodeCall, handle name: String) -> Bool {
-        !endNames.isEmpty && endNames.contains(call.name) && call.receiver?.path?.last == name
+        endNames.contains(call.name) && call.receiver?.path?.last == name
+    }
+
+    /// Whether `call` ends the task kept in `name`: the system's end of that identifier (or of its Objective-C
+    /// instance variable), or an end shim called on it.
+    public func ends(_ call: CodeCall, kept name: String) -> Bool {
+        if case .end(let argument) = SystemCall(call) {
+            return EarlyExitRule.sameIdentifier(argument?.path?.last, name)
+        }
+        return ends(call, handle: name)
     }
 
     /// The Objective-C names a Swift method is called by: `hold(named:onExpiry:)` is `holdWithNamed:onExpiry:`,

@@ -118,8 +118,9 @@ enum ModelPass {
     /// The names that the rules may follow from `files` into another file: what the bodies that matter call, the
     /// types their calls' receivers start from, the types they are declared in, and what those inherit from. The
     /// bodies that matter are, in the files that name the APIs or call a begin shim (`wanted` `nil`), those that make
-    /// a system call or call a shim (``TaskShims``) and every body of their types; in a later round, the declarations of a `wanted` name and every body of a `wanted`
-    /// type. (A file's other code, which no rule reaches, adds nothing to read.)
+    /// a system call or call a shim (``TaskShims``) and every body of their types; in a later round, the declarations
+    /// of a `wanted` name and every body of a `wanted` type. (A file's other code, which no rule reaches, adds nothing
+    /// to read.)
     private static func usedNames(_ files: [CodeFile], wanted: Set<String>?, shims: TaskShims) -> Set<String> {
         var names: Set<String> = []
         // A body that calls a begin shim begins a task as much as one that calls the system.
