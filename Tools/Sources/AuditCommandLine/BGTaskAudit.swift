@@ -31,14 +31,15 @@ public enum BGTaskAudit {
                                 files, files importing XCTest, Testing, Quick, OCMock ...),
                                 marked "In test code"; by default they are counted, not shown.
           --engine model|tokens Which rules decide the defect findings (BT003-BT009,
-                                BT011-BT013): the code model (`model`: a parser, a
-                                project-wide index, a chain of evidence per finding) or
-                                the token rules of 2.x (`tokens`, the default for now).
+                                BT011-BT013): the code model (`model`, the default: a
+                                parser, a project-wide index, a chain of evidence per
+                                finding) or the token rules of 2.x (`tokens`).
           --level proven|suspected
                                 With --engine model: report only proven findings (every
                                 link of the chain shown, the default), or suspected ones
                                 too, marked "Suspected:" (a link rests on code the audit
-                                could not read, or on the app's life cycle).
+                                could not read, or on the app's life cycle; or a token
+                                rule's BT005-BT008 pattern no chain covers).
           --allow GLOB          A wrapper path where raw begin calls are expected (repeatable;
                                 `*`, `**`, `?`, `[abc]`); BT001 is not reported there.
           --max-file-size N     Skip files larger than N bytes (default: 8388608).

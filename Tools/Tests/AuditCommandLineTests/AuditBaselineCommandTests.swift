@@ -88,7 +88,7 @@ struct AuditBaselineCommandTests {
             #expect(
                 clean.standardOutput
                     == "Audited 1 file: 0 findings (0 errors, 0 warnings, 0 notes), "
-                    + "0 suppressed, 2 baselined, 0 skipped.\n"
+                    + "0 suppressed, 2 baselined, 0 skipped, 1 suspected not shown (--level suspected).\n"
             )
             #expect(clean.standardError.isEmpty)
 
@@ -101,7 +101,8 @@ struct AuditBaselineCommandTests {
             #expect(lines[1].hasPrefix("\(folder)/App/Upload.swift:8:33: note: [BT002]"))
             #expect(
                 lines[2]
-                    == "Audited 1 file: 2 findings (0 errors, 1 warning, 1 note), 0 suppressed, 2 baselined, 0 skipped."
+                    == "Audited 1 file: 2 findings (0 errors, 1 warning, 1 note), 0 suppressed, 2 baselined, 0 skipped, "
+                    + "2 suspected not shown (--level suspected)."
             )
         }
     }
@@ -118,7 +119,8 @@ struct AuditBaselineCommandTests {
             #expect(result.exitStatus == 0)
             #expect(
                 result.standardOutput.hasSuffix(
-                    "0 findings (0 errors, 0 warnings, 0 notes), 0 suppressed, 2 baselined, 0 skipped.\n"))
+                    "0 findings (0 errors, 0 warnings, 0 notes), 0 suppressed, 2 baselined, 0 skipped, "
+                        + "1 suspected not shown (--level suspected).\n"))
         }
     }
 

@@ -61,8 +61,16 @@ struct AuditCommandTests {
             let lines = result.standardOutput.split(separator: "\n").map(String.init)
             #expect(lines.count == 3)
             #expect(lines[0].hasPrefix("\(folder)/App/Upload.swift:2:37: warning: [BT001] Raw beginBackgroundTask"))
-            #expect(lines[1].hasPrefix("\(folder)/App/Upload.swift:2:37: error: [BT003] No expiration handler"))
-            #expect(lines[2] == "Audited 1 file: 2 findings (1 error, 1 warning, 0 notes), 0 suppressed, 0 skipped.")
+            #expect(
+                lines[1].hasPrefix(
+                    "\(folder)/App/Upload.swift:2:37: error: [BT003] Nothing ends this background task when time runs out"
+                ))
+            #expect(lines[1].contains("line 2: it is begun without an expiration handler"))
+            // A suspected BT008 waits for --level suspected: whether `Uploader.start` always calls back is not shown.
+            #expect(
+                lines[2]
+                    == "Audited 1 file: 2 findings (1 error, 1 warning, 0 notes), 0 suppressed, 0 skipped, "
+                    + "1 suspected not shown (--level suspected).")
         }
     }
 
@@ -77,7 +85,7 @@ struct AuditCommandTests {
                     + "2 in test code not shown (--include-tests).\n")
             let included = await BGTaskAudit.run(["--include-tests", folder])
             #expect(included.exitStatus == 1)
-            #expect(included.standardOutput.contains("error: [BT003] In test code: No expiration handler"))
+            #expect(included.standardOutput.contains("error: [BT003] In test code: Nothing ends this background task"))
         }
     }
 

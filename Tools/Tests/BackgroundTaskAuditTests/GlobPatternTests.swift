@@ -27,7 +27,7 @@ struct GlobPatternTests {
     @Test("An allowed path silences BT001 and nothing else")
     func allowedPathSilencesOnlyRawBegin() {
         let source = "func f() { let t = UIApplication.shared.beginBackgroundTask(withName: \"A\") }"
-        let allowed = Auditor(configuration: AuditConfiguration(allowedWrapperPaths: [GlobPattern("Wrappers/**")]))
+        let allowed = Auditor.tokenRules(AuditConfiguration(allowedWrapperPaths: [GlobPattern("Wrappers/**")]))
         #expect(allowed.audit(source: source, path: "App/Wrappers/Raw.swift").map(\.ruleID) == ["BT003"])
         #expect(allowed.audit(source: source, path: "App/Other/Raw.swift").map(\.ruleID) == ["BT001", "BT003"])
     }

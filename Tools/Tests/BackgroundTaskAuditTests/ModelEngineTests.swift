@@ -87,11 +87,11 @@ struct ModelEngineTests {
     func suspectedFindingIsLeftOutByDefault() async throws {
         let report = try await Self.audit(["Sync.swift": Self.storedIdentifier, "Sync+Finish.swift": Self.helper])
         #expect(Self.rules(report) == ["Sync.swift:7 BT001"])
-        // BT005 (a second begin only if the app begins twice), and BT006 and BT007 (`start` and the work's end run
-        // on threads the project does not show).
-        #expect(report.suspectedCount == 3)
-        #expect(report.summary.hasSuffix("3 suspected not shown (--level suspected)."))
-        #expect(report.json().contains("\"suspectedNotShown\" : 3"))
+        // BT005 (a second begin only if the app begins twice), BT006 and BT007 (`start` and the work's end run on
+        // threads the project does not show), and the token rules' BT008 pattern (`work` may never call back).
+        #expect(report.suspectedCount == 4)
+        #expect(report.summary.hasSuffix("4 suspected not shown (--level suspected)."))
+        #expect(report.json().contains("\"suspectedNotShown\" : 4"))
     }
 
     @Test("At the suspected level the finding is reported, marked suspected in its message, JSON and SARIF")
@@ -101,7 +101,13 @@ struct ModelEngineTests {
         #expect(
             Self.rules(report) == [
                 "Sync.swift:7 BT001", "Sync.swift:7 BT005", "Sync.swift:7 BT006", "Sync.swift:7 BT007",
+                "Sync.swift:7 BT008",
             ])
+        // A token rule's finding the code model did not establish is a pattern, suspected and said so.
+        let pattern = try #require(report.findings.first { $0.ruleID == "BT008" })
+        #expect(pattern.certainty == .suspected)
+        #expect(
+            pattern.message.hasPrefix("Suspected: the rule's pattern, with no chain the code model could establish."))
         let stored = try #require(report.findings.first { $0.ruleID == "BT005" })
         #expect(stored.certainty == .suspected)
         #expect(stored.message.hasPrefix("Suspected: "))
@@ -212,11 +218,11 @@ struct ModelEngineTests {
         #expect(report.suppressedCount == 1)
     }
 
-    @Test("Test code is not read into the code model unless asked for; with --include-tests its defects are marked")
-    func testCodeIsLeftOutOfTheModelUnlessAskedFor() async throws {
+    @Test("Test code's findings are counted, not shown, unless asked for; with --include-tests they are marked")
+    func testCodeIsCountedUnlessAskedFor() async throws {
         let report = try await Self.audit(["UploaderTests/Uploader.swift": Self.lateEnd])
         #expect(report.findings.isEmpty)
-        #expect(report.testCodeCount == 1)  // the token rules' BT001; a mock's defects are not looked for
+        #expect(report.testCodeCount == 3)  // BT001, BT004, BT007: what --include-tests shows
         var configuration = Self.configuration()
         configuration.includesTestCode = true
         let folder = try TemporaryFolder()
@@ -232,9 +238,9 @@ struct ModelEngineTests {
         #expect(findings.map { "\($0.location.line) \($0.ruleID)" } == ["6 BT001", "6 BT004", "9 BT007"])
     }
 
-    @Test("The token engine stays the default until the code model is measured on the test half")
-    func tokenEngineIsTheDefault() {
-        #expect(AuditConfiguration().engine == .tokens)
+    @Test("The code model decides the defects by default, at the proven level; the token rules are a choice")
+    func codeModelIsTheDefault() {
+        #expect(AuditConfiguration().engine == .codeModel)
         #expect(AuditConfiguration().level == .proven)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// owners (issue 23).
 struct ProcessLifetimeOwnerTests {
     private func bt004(_ source: String, path: String) -> Bool {
-        Auditor().audit(source: source, path: path).contains { $0.ruleID == "BT004" }
+        Auditor.tokenRules().audit(source: source, path: path).contains { $0.ruleID == "BT004" }
     }
 
     private static func swiftOwner(_ declaration: String, extra: String = "") -> String {
@@ -104,7 +104,9 @@ struct ProcessLifetimeOwnerTests {
                     }
                 }
                 """
-            return Auditor().audit(source: source, path: "App/Source.swift").contains { $0.ruleID == "BT008" }
+            return Auditor.tokenRules().audit(source: source, path: "App/Source.swift").contains {
+                $0.ruleID == "BT008"
+            }
         }
         #expect(bt008("final class Syncer"))
         #expect(!bt008("final class AppDelegate: UIResponder, UIApplicationDelegate"))

@@ -6,7 +6,7 @@ struct ProjectVocabularyTests {
     private func audit(_ files: [String: String]) async throws -> [Finding] {
         let folder = try TemporaryFolder()
         for (path, text) in files { try folder.write(path, text) }
-        return try await Auditor().audit(paths: [folder.path]).findings
+        return try await Auditor.tokenRules().audit(paths: [folder.path]).findings
     }
 
     private func rules(_ findings: [Finding], in file: String) -> [String] {

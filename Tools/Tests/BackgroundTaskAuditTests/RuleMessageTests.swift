@@ -4,7 +4,7 @@ import Testing
 /// Findings whose message or binding depends on the code's shape, beyond the fixtures' line and rule.
 struct RuleMessageTests {
     private func findings(_ source: String, path: String = "App/Sample.swift") -> [Finding] {
-        Auditor().audit(source: source, path: path)
+        Auditor.tokenRules().audit(source: source, path: path)
     }
 
     @Test("An early return inside a completion closure names that closure, not the function")

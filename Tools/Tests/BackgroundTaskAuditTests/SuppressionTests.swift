@@ -3,7 +3,7 @@ import Testing
 
 /// `bgtask:ignore` comments silence exactly the rules they name, on their line or the next.
 struct SuppressionTests {
-    private let auditor = Auditor()
+    private let auditor = Auditor.tokenRules()
 
     private func rules(_ source: String, path: String = "Sample.swift") -> [String] {
         auditor.audit(source: source, path: path).map { "\($0.location.line) \($0.ruleID)" }

@@ -97,6 +97,18 @@ public enum StepWalk {
         return nil
     }
 
+    /// The closure the first assignment to `path` in `steps` (blocks included) stores: `self.cleanup = ^{ … }` for
+    /// `["self", "cleanup"]`.
+    public static func assignedClosure(to path: [String], in steps: [Step]) -> CodeBody? {
+        for step in steps {
+            if case .assign(let target, .closure(let closure)) = step.kind, target.path == path { return closure }
+            for block in StepWalk.nestedBlocks(of: step) {
+                if let found = assignedClosure(to: path, in: block) { return found }
+            }
+        }
+        return nil
+    }
+
     /// `name` and the locals bound to its value in `steps` (closures included): `if let id = name`, `guard let id =
     /// self.name`, `let id = name`. With `boundBy`, a local is bound when `boundBy(alias, value)` holds for any alias
     /// found so far (`guard let refresh = task as? BGAppRefreshTask`, then `let again = refresh`).

@@ -3,7 +3,8 @@ public enum ClosureTiming: Sendable, Equatable {
     /// Before the call returns, on the caller's thread: `sync`, `performAndWait`, `withLock`, `forEach`,
     /// `dispatch_sync`, `@synchronized` blocks.
     case synchronous
-    /// After the call returns: `async`, `asyncAfter`, `Task { }`, `dispatch_async`, `addOperation`, `perform`.
+    /// After the call returns: `async`, `asyncAfter`, `Task { }`, `dispatch_async`, `addOperation`, `perform`, a URL
+    /// session's `dataTask`, a reactive chain's `subscribe`.
     case deferred
     /// The call's name does not say.
     case unknown
@@ -20,7 +21,7 @@ public enum ClosureTiming: Sendable, Equatable {
         "dispatch_group_notify", "notify", "addOperation", "addOperationWithBlock", "addBarrierBlock", "perform",
         "performBlock", "performSelector", "schedule", "scheduledTimer", "scheduledTimerWithTimeInterval",
         "asyncAndWait", "sink", "observe", "addObserver", "addObserverForName", "dataTask", "uploadTask",
-        "downloadTask", "dataTaskWithRequest", "run", "after",
+        "downloadTask", "dataTaskWithRequest", "run", "after", "subscribe",
     ]
 
     /// How a closure passed to `call` runs.

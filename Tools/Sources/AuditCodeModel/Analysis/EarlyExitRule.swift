@@ -139,6 +139,8 @@ public struct EarlyExitRule: Sendable {
             return !handlerRange.contains(line: call.location.line)
         }
         if endsInOwnBody { return true }
+        // `return taskID`: the caller gets the identifier, and ending it is the caller's part.
+        if candidates.contains(where: { Self.returns(name, in: $0.steps) }) { return true }
         return candidates.contains { candidate in
             // `UIBackgroundTaskIdentifier taskID = self.task; … endBackgroundTask:taskID`: a copy ended.
             let names = Self.copies(of: name, in: candidate.steps).union([name])
@@ -152,6 +154,14 @@ public struct EarlyExitRule: Sendable {
                 guard let handlerRange, handlerRange.path == call.location.path else { return true }
                 return !handlerRange.contains(line: call.location.line)
             }
+        }
+    }
+
+    /// Whether `steps` (blocks included, closures not) return `name`'s value.
+    private static func returns(_ name: String, in steps: [Step]) -> Bool {
+        steps.contains { step in
+            if case .exit(_, let value?) = step.kind, sameIdentifier(value.path?.last, name) { return true }
+            return StepWalk.nestedBlocks(of: step).contains { returns(name, in: $0) }
         }
     }
 

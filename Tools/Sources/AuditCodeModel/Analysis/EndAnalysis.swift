@@ -21,6 +21,9 @@ public struct EndAnalysis: Sendable {
     public let index: ProjectIndex
     /// How deep calls are followed.
     public var depth = 4
+    /// The steps of the body the analysed one is written in (a begin's function, for its handler): a local closure
+    /// it calls (`finishUpload()`) is followed there.
+    public var locals: [Step] = []
 
     /// Creates the analysis over `index`.
     public init(index: ProjectIndex) {
@@ -79,7 +82,14 @@ public struct EndAnalysis: Sendable {
     }
 
     private func walk(_ steps: [Step], typeName: String?, weakNames: Set<String>, depth: Int, into scan: inout Scan) {
+        // A local taken from a weak capture (`strongSelf = weakSelf`, `me = weakSelf`) is `nil` when it is.
+        var weakNames = weakNames
         for step in steps where scan.end == nil && !scan.hasLeft {
+            if case .declare(let name, _, let value?) = step.kind, let root = value.path?.first,
+                weakNames.contains(root)
+            {
+                weakNames.insert(name)
+            }
             switch step.kind {
             case .exit:
                 if scan.earlyExit == nil {
@@ -139,6 +149,13 @@ public struct EndAnalysis: Sendable {
             walk(arm, typeName: typeName, weakNames: weakNames, depth: depth, into: &inner)
             return inner
         }
+        // `if (!strongSelf) return;`: an arm that leaves without ending when the weakly captured object is gone.
+        if scan.weakGuard == nil, branch.conditions.contains(where: { Self.mentions($0, weakNames) }),
+            arms.contains(where: { $0.hasLeft && $0.end == nil && $0.partialEnd == nil && $0.lateEnd == nil })
+        {
+            scan.weakGuard = EvidenceLink(
+                "the handler returns here when the weakly captured object is gone", at: step.location)
+        }
         // `if task != .invalid { end }`: the path with no end is the one with no task to end.
         let aboutTheTask = Self.checksValidity(branch) || Self.binds(scan.endedNames, in: branch)
         if !branch.isExhaustive, !aboutTheTask { arms.append(scan.fresh()) }
@@ -162,6 +179,21 @@ public struct EndAnalysis: Sendable {
             scan.weakGuard = scan.weakGuard ?? arm.weakGuard
             scan.unresolved += arm.unresolved
         }
+    }
+
+    /// Whether a condition reads one of `names` (`!strongSelf`, `weakSelf == nil`, `me.isRunning`).
+    private static func mentions(_ condition: Step.Condition, _ names: Set<String>) -> Bool {
+        func reads(_ expression: CodeExpression) -> Bool {
+            switch expression {
+            case .reference(let path): return path.first.map(names.contains) ?? false
+            case .other(let parts): return parts.contains(where: reads)
+            case .await(let inner): return reads(inner)
+            case .call(let call): return call.receiver.map(reads) ?? false
+            case .closure, .literal: return false
+            }
+        }
+        if case .expression(let expression) = condition { return reads(expression) }
+        return false
     }
 
     /// Whether a branch's conditions bind one of `names` (`if let task`, `guard let id = self.taskID`): the names
@@ -326,7 +358,39 @@ public struct EndAnalysis: Sendable {
             }
         }
         guard !candidates.isEmpty else {
-            if index.properties(named: call.name).contains(where: \.isClosure) {
+            // A local closure of the code around (`dispatch_block_t finishUpload = ^{ … }; … finishUpload();`), or one
+            // it stored in a property (`self.cleanup = ^{ … }; … self.cleanup();`), runs here.
+            let local: CodeBody? =
+                if call.receiver == nil, case .closure(let closure)? = StepWalk.localValue(of: call.name, in: locals) {
+                    closure
+                } else if let path = call.receiver?.path {
+                    StepWalk.assignedClosure(to: path + [call.name], in: locals)
+                } else {
+                    nil
+                }
+            if let closure = local {
+                var inner = scan.fresh()
+                walk(closure.steps, typeName: typeName, weakNames: [], depth: depth - 1, into: &inner)
+                if let end = inner.end {
+                    scan.end = EvidenceLink(
+                        "calls the local closure `\(call.name)`, which ends the task at line \(end.location.line)",
+                        at: call.location)
+                } else if let some = inner.partialEnd ?? inner.lateEnd {
+                    scan.unresolved.append(
+                        EvidenceLink(
+                            "calls the local closure `\(call.name)`, which ends the task only on some paths or later "
+                                + "(line \(some.location.line))", at: call.location, isEstablished: false))
+                }
+                scan.unresolved += inner.unresolved
+                return
+            }
+            // A block or closure kept in a property of the caller's own type (`self.connectionCleanup()`), whatever
+            // its type is spelled as: the index does not show what was stored there.
+            let ownProperty =
+                call.receiver?.path == ["self"]
+                && typeName.map { !index.properties(named: call.name, in: $0).isEmpty }
+                    == true
+            if index.properties(named: call.name).contains(where: \.isClosure) || ownProperty {
                 scan.unresolved.append(
                     EvidenceLink(
                         "calls the closure held in `\(call.name)`, which the index cannot see", at: call.location,
@@ -353,10 +417,24 @@ public struct EndAnalysis: Sendable {
             scan.unresolved += inner.unresolved
         }
         guard let (declaration, end) = ending.first else { return }
+        // `[self.sender stopFlushing]`: another object's method, matched by name alone to the caller's own type's, is
+        // not shown to be the one that runs.
+        let shown = ending.count == candidates.count && !reachesOwnTypeByNameOnly(call, candidates, typeName: typeName)
         let link = EvidenceLink(
             "calls `\(call.name)` (\(declaration.location.path):\(declaration.location.line)), which ends the task at "
                 + "\(end.location.path):\(end.location.line)",
-            at: call.location, isEstablished: ending.count == candidates.count)
-        if ending.count == candidates.count { scan.end = link } else { scan.unresolved.append(link) }
+            at: call.location, isEstablished: shown)
+        if shown { scan.end = link } else { scan.unresolved.append(link) }
+    }
+
+    /// Whether `call` is made on another object (a property, a parameter: not `self` or a name for it such as
+    /// `weakSelf`) whose type the index does not show, and every declaration its name matches is the caller's own
+    /// type's: the same name on a different object.
+    private func reachesOwnTypeByNameOnly(_ call: CodeCall, _ candidates: [CodeBody], typeName: String?) -> Bool {
+        guard let typeName, let path = call.receiver?.path, !path.isEmpty,
+            !(path.count == 1 && path[0].lowercased().contains("self")),
+            candidates.allSatisfy({ $0.typeName == typeName })
+        else { return false }
+        return !index.resolve(call, in: typeName).isShown
     }
 }

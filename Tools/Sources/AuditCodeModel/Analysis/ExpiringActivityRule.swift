@@ -66,13 +66,14 @@ public struct ExpiringActivityRule: Sendable {
                 }
                 continue
             }
-            for call in StepWalk.ownCalls(of: step) {
-                if ClosureTiming(call) == .deferred, !call.closures.isEmpty {
-                    if !afterWork { return call }
-                } else if Self.isWork(call) {
-                    afterWork = true
-                }
+            // A statement is judged whole: `URLSession.shared.dataTask(with: request) { … }.resume()` hands its work
+            // to the session, whatever else the chain calls.
+            let calls = StepWalk.ownCalls(of: step)
+            if !afterWork, let dispatch = calls.first(where: { ClosureTiming($0) == .deferred && !$0.closures.isEmpty })
+            {
+                return dispatch
             }
+            if calls.contains(where: { Self.isWork($0) && ClosureTiming($0) != .deferred }) { afterWork = true }
             for block in StepWalk.nestedBlocks(of: step) where !isBranch(step) {
                 if let found = workDispatch(in: block, expired: expired, afterWork: afterWork) { return found }
             }

@@ -151,7 +151,9 @@ public struct HandlerRules: Sendable {
     }
 
     private func lateOrMissingEnd(_ site: BeginSite, _ begin: EvidenceLink, _ handler: CodeBody) -> [AnalysisFinding] {
-        let outcome = EndAnalysis(index: index).outcome(of: handler, in: site.body.typeName)
+        var analysis = EndAnalysis(index: index)
+        analysis.locals = site.body.steps
+        let outcome = analysis.outcome(of: handler, in: site.body.typeName)
         let chain: [EvidenceLink]
         switch outcome {
         case .endsBeforeReturning:

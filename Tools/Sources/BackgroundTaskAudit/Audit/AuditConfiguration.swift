@@ -21,7 +21,7 @@ public struct AuditConfiguration: Sendable {
     /// Which findings are reported (`--level`): proven ones only (the default), or suspected ones too.
     public var level: AuditLevel = .proven
     /// Which rules decide the defect findings (`--engine`).
-    public var engine: AuditEngine = .tokens
+    public var engine: AuditEngine = .codeModel
 
     /// The default folders to skip.
     public static let defaultSkippedFolderNames: Set<String> = [".build", "Pods", "Carthage", "DerivedData"]

@@ -121,11 +121,12 @@ public struct Auditor: Sendable {
                 return true
             }
             let model = await ModelPass.run(files: files, candidates: candidates, configuration: configuration)
-            findings += model.findings
+            let patterns = Self.patternsOnly(findings, beside: model, level: configuration.level)
+            findings = patterns.kept + model.findings
             findings.sort { ($0.path, $0.location, $0.ruleID) < ($1.path, $1.location, $1.ruleID) }
             suppressed += model.suppressed
             inTestCode += model.inTestCode
-            suspectedLeftOut = model.suspectedLeftOut
+            suspectedLeftOut = model.suspectedLeftOut + patterns.leftOut
         }
         skipped.sort { $0.path < $1.path }
         var report = AuditReport(
@@ -209,13 +210,34 @@ public struct Auditor: Sendable {
         if configuration.engine == .codeModel {
             let file = CodeModelReader.read(source, path: path, language: language)
             let found = AnalysisRules(index: ProjectIndex(files: [file])).findings(in: file)
-            findings +=
-                ModelPass.report(
-                    found, in: file, source: source, path: path, language: language,
-                    pathBelowRoot: path, configuration: configuration
-                ).findings
+            let model = ModelPass.report(
+                found, in: file, source: source, path: path, language: language,
+                pathBelowRoot: path, configuration: configuration
+            )
+            findings = Self.patternsOnly(findings, beside: model, level: configuration.level).kept + model.findings
             findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
         }
         return findings
+    }
+
+    /// The token rules' findings beside the code model's: BT001, BT002, BT010 and BT014 as they are; a defect rule's
+    /// (a pattern, suspected: ``FileAuditor/patternRules``) only where no code-model finding of the same rule names
+    /// its line in its chain, and only at ``AuditLevel/suspected`` (at the proven level they are counted as suspected
+    /// left out).
+    static func patternsOnly(
+        _ tokens: [Finding], beside model: ModelPass.Result, level: AuditLevel
+    ) -> (kept: [Finding], leftOut: Int) {
+        var kept: [Finding] = []
+        var leftOut = 0
+        for finding in tokens {
+            guard finding.certainty == .suspected else {
+                kept.append(finding)
+                continue
+            }
+            let key = ModelPass.Result.key(path: finding.path, ruleID: finding.ruleID)
+            if model.chainLines[key]?.contains(finding.location.line) == true { continue }
+            if level.reports(.suspected) { kept.append(finding) } else { leftOut += 1 }
+        }
+        return (kept, leftOut)
     }
 }

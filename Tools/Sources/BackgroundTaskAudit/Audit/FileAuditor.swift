@@ -21,6 +21,15 @@ enum FileAuditor {
         case readAgain
     }
 
+    /// The defect rules whose token findings are kept as suspected patterns beside the code model's: those that
+    /// depend on the threads a task's begin, handler and ends run on and on the paths through the app's own callbacks,
+    /// which the code model establishes least often. (The code model reads a handler whole: BT003, BT004, BT009 and
+    /// the launch-handler rules are its alone.)
+    static let patternRules: Set<String> = ["BT005", "BT006", "BT007", "BT008"]
+
+    /// How a token rule's defect finding starts when the code model decides the defects.
+    static let patternPrefix = "Suspected: the rule's pattern, with no chain the code model could establish. "
+
     /// Deeper brace nesting than this is not analysed.
     static let maximumNesting = 256
     /// More calls of the system APIs in one file than this are not analysed.
@@ -131,14 +140,19 @@ enum FileAuditor {
         var findings: [Finding] = []
         var suppressed = 0
         var seen: Set<String> = []
+        // With the code model deciding the defects, a token rule's defect finding is only a pattern: suspected, kept
+        // where the code model found nothing of the same rule there (``Auditor``), and never counted as suppressed or
+        // as test code (the code model counts its own).
         let modelRules = configuration.engine == .codeModel ? AnalysisRules.ruleIDs : []
-        for checker in RuleCatalog.checkers where !modelRules.contains(checker.rule.id) {
+        for checker in RuleCatalog.checkers
+        where !modelRules.contains(checker.rule.id) || Self.patternRules.contains(checker.rule.id) {
             let rule = checker.rule
+            let isPattern = modelRules.contains(rule.id)
             for hit in checker.hits(in: analysis) {
                 let token = syntax.tokens[hit.token]
                 guard seen.insert("\(rule.id):\(hit.token)").inserted else { continue }
                 if suppressions.silences(rule.id, onLine: Int(token.line)) {
-                    suppressed += 1
+                    if !isPattern { suppressed += 1 }
                     continue
                 }
                 findings.append(
@@ -148,8 +162,10 @@ enum FileAuditor {
                         path: path,
                         location: token.location,
                         function: analysis.functionName(at: hit.token),
-                        message: ObjectiveCAdvice.adapt(hit.message, to: syntax.language)
-                            + " (more: bgtask audit --explain \(rule.id))"
+                        message: (isPattern ? patternPrefix : "")
+                            + ObjectiveCAdvice.adapt(hit.message, to: syntax.language)
+                            + " (more: bgtask audit --explain \(rule.id))",
+                        certainty: isPattern ? .suspected : .proven
                     )
                 )
             }
@@ -157,7 +173,8 @@ enum FileAuditor {
         findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
         if !findings.isEmpty, syntax.importsTestFramework || TestCode.isTestPath(pathBelowRoot ?? path) {
             guard configuration.includesTestCode else {
-                return .audited(findings: [], suppressed: suppressed, inTestCode: findings.count)
+                return .audited(
+                    findings: [], suppressed: suppressed, inTestCode: findings.count { $0.certainty == .proven })
             }
             for index in findings.indices { findings[index].message = "In test code: " + findings[index].message }
         }

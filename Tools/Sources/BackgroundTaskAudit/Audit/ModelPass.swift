@@ -11,7 +11,15 @@ enum ModelPass {
         var suppressed = 0
         var inTestCode = 0
         /// Suspected findings left out at the proven level.
-        var suspectedLeftOut = 0
+        var leftOut: [Finding] = []
+        /// How many suspected findings were left out at the proven level.
+        var suspectedLeftOut: Int { leftOut.count }
+        /// Per file and rule (`path`, a NUL, the rule's id), the lines every finding's chain names in that file, shown
+        /// or not: a token rule's finding on one of them is the same defect.
+        var chainLines: [String: Set<Int>] = [:]
+
+        /// The key of ``chainLines``.
+        static func key(path: String, ruleID: String) -> String { path + "\u{0}" + ruleID }
     }
 
     /// Runs the pass over `files` (the `candidates` among them: those not skipped). It reads, in rounds, only what
@@ -80,13 +88,45 @@ enum ModelPass {
                 language: file.language, pathBelowRoot: file.pathBelowRoot, configuration: configuration)
         }
         var result = Result()
+        if !configuration.includesTestCode {
+            result.inTestCode = await countInTestCode(
+                files: files, candidates: candidates, read: parsed, configuration: configuration)
+        }
         for part in perFile {
             result.findings += part.findings
             result.suppressed += part.suppressed
             result.inTestCode += part.inTestCode
-            result.suspectedLeftOut += part.suspectedLeftOut
+            result.leftOut += part.leftOut
+            result.chainLines.merge(part.chainLines) { $0.union($1) }
         }
         return result
+    }
+
+    /// How many findings the files of test code that call the APIs would have, audited with the project's other
+    /// files (they are left out of the index the report's findings come from: a test double is not the app's code).
+    private static func countInTestCode(
+        files: [SourceFileWalker.SourceFile], candidates: [Bool], read: [CodeFile?], configuration: AuditConfiguration
+    ) async -> Int {
+        let tests = await Auditor.inParallel(files.count) { index -> CodeFile? in
+            let file = files[index]
+            guard candidates[index], read[index] == nil, let (source, bytes) = load(file, configuration: configuration),
+                CallSiteFinder.mayContainCalls(bytes),
+                TestCode.isTestPath(file.pathBelowRoot) || TestCode.importsTestFramework(bytes)
+            else { return nil }
+            return CodeModelReader.read(source, path: file.path, language: file.language)
+        }
+        guard tests.contains(where: { $0 != nil }) else { return 0 }
+        let rules = AnalysisRules(index: ProjectIndex(files: read.compactMap { $0 } + tests.compactMap { $0 }))
+        let counts = await Auditor.inParallel(files.count) { index -> Int in
+            guard let codeFile = tests[index], let data = FileManager.default.contents(atPath: files[index].path)
+            else { return 0 }
+            let found = rules.findings(in: codeFile).filter { $0.location.path == codeFile.path }
+            return report(
+                found, in: codeFile, source: String(decoding: data, as: UTF8.self), path: files[index].path,
+                language: files[index].language, pathBelowRoot: files[index].pathBelowRoot, configuration: configuration
+            ).inTestCode
+        }
+        return counts.reduce(0, +)
     }
 
     /// How many rounds of declarations are read after the files that name the APIs: a helper's helper, a superclass's
@@ -172,31 +212,34 @@ enum ModelPass {
         let inTestCode = TestCode.importsTestFramework(bytes) || TestCode.isTestPath(pathBelowRoot)
         var result = Result()
         for analysis in found {
+            let lines =
+                [analysis.location.line] + analysis.chain.filter { $0.location.path == path }.map(\.location.line)
+            result.chainLines[Result.key(path: path, ruleID: analysis.ruleID), default: []].formUnion(lines)
             let certainty: FindingCertainty = analysis.certainty == .proven ? .proven : .suspected
-            guard configuration.level.reports(certainty) else {
-                result.suspectedLeftOut += 1
-                continue
-            }
             if suppressions.silences(analysis.ruleID, onLine: analysis.location.line) {
-                result.suppressed += 1
+                if configuration.level.reports(certainty) { result.suppressed += 1 }
                 continue
             }
             var message = FindingMessage.text(for: analysis, language: language)
             if inTestCode { message = "In test code: " + message }
-            result.findings.append(
-                Finding(
-                    ruleID: analysis.ruleID,
-                    severity: AuditRule.withID(analysis.ruleID)?.severity ?? .warning,
-                    path: path,
-                    location: SourceLocation(line: analysis.location.line, column: analysis.location.column),
-                    function: enclosingFunction(of: analysis.location.line, in: codeFile),
-                    message: message,
-                    certainty: certainty
-                )
+            let finding = Finding(
+                ruleID: analysis.ruleID,
+                severity: AuditRule.withID(analysis.ruleID)?.severity ?? .warning,
+                path: path,
+                location: SourceLocation(line: analysis.location.line, column: analysis.location.column),
+                function: enclosingFunction(of: analysis.location.line, in: codeFile),
+                message: message,
+                certainty: certainty
             )
+            if configuration.level.reports(certainty) {
+                result.findings.append(finding)
+            } else {
+                result.leftOut.append(finding)
+            }
         }
         if inTestCode, !configuration.includesTestCode {
-            return Result(suppressed: result.suppressed, inTestCode: result.findings.count)
+            return Result(
+                suppressed: result.suppressed, inTestCode: result.findings.count, chainLines: result.chainLines)
         }
         return result
     }

@@ -102,6 +102,19 @@ extension ObjectiveCStatements {
             }
         }
         if let path = referencePath(from: start, to: end) { return .reference(path) }
+        // A block kept in a property, called: `self.cleanup()`, `weakSelf->_onDone(YES)`.
+        if tokens[end - 1].is(")"), end - 1 < syntax.partner.count, Int(syntax.partner[end - 1]) < end - 1,
+            case let open = Int(syntax.partner[end - 1]), open > start + 1, tokens[open].is("("),
+            let path = referencePath(from: start, to: open), path.count > 1
+        {
+            return .call(
+                CodeCall(
+                    receiver: .reference(Array(path.dropLast())), name: path[path.count - 1],
+                    arguments: commaSeparated(from: open + 1, to: end - 1).map {
+                        CodeCall.Argument(label: nil, value: $0)
+                    },
+                    location: range(open - 1, open - 1)))
+        }
         if first.kind == .identifier, syntax.token(start + 1)?.is("(") == true, let close = partner(start + 1),
             close == end - 1
         {

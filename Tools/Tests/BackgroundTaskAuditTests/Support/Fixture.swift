@@ -47,13 +47,14 @@ struct Fixture: CustomTestStringConvertible, Sendable {
         source.components(separatedBy: "// sample:").count - 1
     }
 
-    /// Audits the fixture: BT001's own folder as is, the others with every path allowed as a wrapper; with `engine`,
-    /// by that engine instead of the default one.
-    func findings(in source: String, engine: AuditEngine? = nil) -> [Finding] {
+    /// Audits the fixture: BT001's own folder as is, the others with every path allowed as a wrapper; with `engine`
+    /// or `level`, by that engine or at that level instead of the default ones.
+    func findings(in source: String, engine: AuditEngine? = nil, level: AuditLevel? = nil) -> [Finding] {
         let allowed = rule == "BT001" ? [] : [GlobPattern("**")]
         var configuration = AuditConfiguration(allowedWrapperPaths: allowed)
         configuration.permittedTaskIdentifiers = Self.permittedIdentifiers(in: source)
         if let engine { configuration.engine = engine }
+        if let level { configuration.level = level }
         return Auditor(configuration: configuration).audit(source: source, path: path)
     }
 

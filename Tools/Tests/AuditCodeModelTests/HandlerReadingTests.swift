@@ -1,0 +1,140 @@
+import AuditCodeModel
+import BackgroundTaskAudit
+import SwiftAuditFrontEnd
+import Testing
+
+/// What an expiration handler's body does, read closer: blocks it calls, a weak capture it bails out on, another
+/// object's method of a familiar name; and two neighbours of the handler rules (a returned identifier, an expiring
+/// activity's URL session task). Each pair is written for this project, after the fixtures the code model missed.
+struct HandlerReadingTests {
+    /// The BT003 and BT004 findings for every begin of `files`.
+    private func handlerFindings(_ files: [String: String]) -> [String] {
+        let read = ModelFixture.read(files)
+        let index = ProjectIndex(files: read)
+        let rules = HandlerRules(index: index)
+        return ModelFixture.summary(read.flatMap { BeginSite.all(in: $0, index: index) }.flatMap(rules.findings(for:)))
+    }
+
+    @Test func aLocalBlockOrAPropertyBlockThatEndsTheTaskEndsItWhenTheHandlerCallsIt() {
+        let objectiveC = """
+            @implementation Uploader
+            - (void)upload {
+                __block UIBackgroundTaskIdentifier uploadID = UIBackgroundTaskInvalid;
+                dispatch_block_t finishUpload = ^{
+                    [[UIApplication sharedApplication] endBackgroundTask:uploadID];
+                    uploadID = UIBackgroundTaskInvalid;
+                };
+                uploadID = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Upload" expirationHandler:^{
+                    finishUpload();
+                }];
+            }
+            - (void)connect {
+                __block UIBackgroundTaskIdentifier connection = UIBackgroundTaskInvalid;
+                self.cleanup = ^{
+                    [[UIApplication sharedApplication] endBackgroundTask:connection];
+                };
+                connection = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Connect" expirationHandler:^{
+                    self.cleanup();
+                }];
+            }
+            @end
+            """
+        let swift = """
+            func save() {
+                var task = UIBackgroundTaskIdentifier.invalid
+                let finish = {
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+                task = UIApplication.shared.beginBackgroundTask(withName: "Save") { finish() }
+            }
+            """
+        #expect(handlerFindings(["Uploader.m": objectiveC, "Save.swift": swift]) == [])
+        // The same handlers calling blocks that end nothing do not end the task.
+        let neverEnding = objectiveC.replacingOccurrences(
+            of: "[[UIApplication sharedApplication] endBackgroundTask:uploadID];", with: "NSLog(@\"done\");")
+        #expect(handlerFindings(["Uploader.m": neverEnding]) == ["BT004 proven Uploader.m:8"])
+    }
+
+    @Test func anObjectiveCHandlerThatReturnsWhenItsWeakSelfIsGoneMayNotEnd() {
+        let source = """
+            @implementation Downloader
+            - (void)download {
+                __weak __typeof(self) weakSelf = self;
+                __block UIBackgroundTaskIdentifier task = UIBackgroundTaskInvalid;
+                task = [app beginBackgroundTaskWithName:@"Download" expirationHandler:^{
+                    __strong __typeof(weakSelf) strongSelf = weakSelf;
+                    if (!strongSelf) {
+                        return;
+                    }
+                    [strongSelf cancelDownload];
+                    [app endBackgroundTask:task];
+                }];
+            }
+            @end
+            """
+        let found = handlerFindings(["Downloader.m": source])
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("BT004") == true)
+        // Without the bail-out, the end always runs.
+        let always = source.replacingOccurrences(of: "if (!strongSelf) {\n            return;\n        }\n", with: "")
+        #expect(handlerFindings(["Downloader.m": always]) == [])
+    }
+
+    @Test func anotherObjectsMethodNamedLikeTheCallersOwnEndIsNotShownToEndTheTask() {
+        let source = """
+            @implementation Flusher
+            - (void)flushInBackground {
+                self.flushTaskID = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Flush" expirationHandler:^{
+                    [%@ stopFlushing];
+                }];
+            }
+            - (void)stopFlushing {
+                [[UIApplication sharedApplication] endBackgroundTask:self.flushTaskID];
+                self.flushTaskID = UIBackgroundTaskInvalid;
+            }
+            @end
+            """
+        let onSender = source.replacingOccurrences(of: "%@", with: "self.sender")
+        #expect(handlerFindings(["Flusher.m": onSender]) == ["BT004 suspected Flusher.m:3"])
+        let onSelf = source.replacingOccurrences(of: "%@", with: "self")
+        #expect(handlerFindings(["Flusher.m": onSelf]) == [])
+    }
+
+    @Test func anIdentifierReturnedToTheCallerIsHandedOn() {
+        let source = """
+            final class ShareUploader {
+                private var taskID = UIBackgroundTaskIdentifier.invalid
+                func beginUpload() -> UIBackgroundTaskIdentifier {
+                    taskID = UIApplication.shared.beginBackgroundTask(withName: "Share upload") {
+                        UIApplication.shared.endBackgroundTask(self.taskID)
+                        self.taskID = .invalid
+                    }
+                    return %@
+                }
+            }
+            """
+        func neverEnded(_ returned: String) -> [String] {
+            let read = ModelFixture.read(["Share.swift": source.replacingOccurrences(of: "%@", with: returned)])
+            return ModelFixture.summary(read.flatMap(EarlyExitRule(index: ProjectIndex(files: read)).findings(in:)))
+        }
+        #expect(neverEnded("taskID") == [])
+        #expect(neverEnded(".invalid") == ["BT008 proven Share.swift:4"])
+    }
+
+    @Test func anExpiringActivityThatStartsAURLSessionTaskAndReturnsIsBT009() {
+        let source = """
+            func upload(_ request: URLRequest) {
+                ProcessInfo.processInfo.performExpiringActivity(withReason: "Upload") { expired in
+                    guard !expired else { return }
+                    URLSession.shared.dataTask(with: request) { _, _, _ in
+                        Log.note("uploaded")
+                    }.resume()
+                }
+            }
+            """
+        let found = ModelFixture.read(["Upload.swift": source]).flatMap(ExpiringActivityRule().findings(in:))
+        #expect(ModelFixture.summary(found) == ["BT009 proven Upload.swift:2"])
+        #expect(found.first?.chain.last?.text.contains("hands its work to `dataTask`") == true)
+    }
+}
