@@ -6,14 +6,17 @@ extension BodyReader {
     func expression(_ node: ExprSyntax) -> CodeExpression {
         if let reference = node.as(DeclReferenceExprSyntax.self) { return .reference([reference.baseName.text]) }
         if node.is(NilLiteralExprSyntax.self) { return .literal(.nil) }
+        // A literal's own token text, not `trimmedDescription`, which copies the node to trim it.
         if let string = node.as(StringLiteralExprSyntax.self) {
-            return .literal(.string(isEmpty: string.segments.allSatisfy { $0.trimmedDescription.isEmpty }))
+            return .literal(
+                .string(
+                    isEmpty: string.segments.allSatisfy { segment in
+                        segment.as(StringSegmentSyntax.self)?.content.text.isEmpty ?? false
+                    }))
         }
-        if node.is(IntegerLiteralExprSyntax.self) || node.is(FloatLiteralExprSyntax.self)
-            || node.is(BooleanLiteralExprSyntax.self)
-        {
-            return .literal(.other(node.trimmedDescription))
-        }
+        if let integer = node.as(IntegerLiteralExprSyntax.self) { return .literal(.other(integer.literal.text)) }
+        if let float = node.as(FloatLiteralExprSyntax.self) { return .literal(.other(float.literal.text)) }
+        if let boolean = node.as(BooleanLiteralExprSyntax.self) { return .literal(.other(boolean.literal.text)) }
         if let member = node.as(MemberAccessExprSyntax.self) {
             let name = member.declName.baseName.text
             guard let base = member.base else { return .reference([name]) }  // `.invalid`

@@ -154,7 +154,14 @@ extension AttributeListSyntax {
     /// Whether an attribute named `name` is written (`@MainActor`).
     func mentions(_ name: String) -> Bool {
         contains { element in
-            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == name
+            guard let attribute = element.as(AttributeSyntax.self) else { return false }
+            // The identifier's own text (most attributes), without copying the node to trim it.
+            if let identifier = attribute.attributeName.as(IdentifierTypeSyntax.self),
+                identifier.genericArgumentClause == nil
+            {
+                return identifier.name.text == name
+            }
+            return attribute.attributeName.trimmedDescription == name
         }
     }
 }

@@ -205,7 +205,7 @@ enum ModelPass {
         let bytes = Array(source.utf8)
         // The lexer's comments only where a suppression can be: most files have none.
         var suppressions = Suppressions([], tokenLines: [])
-        if source.firstRange(of: SuppressionMarker.text) != nil {
+        if bytes.containsBytes(of: SuppressionMarker.text) {
             let syntax = SourceSyntax(bytes: bytes, language: language)
             suppressions = Suppressions(syntax.suppressions, tokenLines: Set(syntax.tokens.map { Int($0.line) }))
         }

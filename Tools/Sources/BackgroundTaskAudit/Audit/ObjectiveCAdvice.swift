@@ -20,9 +20,9 @@ enum ObjectiveCAdvice {
     static func adapt(_ message: String, to language: SourceLanguage) -> String {
         guard language == .objectiveC else { return message }
         var message = message
-        // The standard library's `firstRange(of:)`, not Foundation's `contains`/`range(of:)`, which bridge every
-        // message to `NSString` (a few per cent of a large audit's time).
-        for (swift, objectiveC) in replacements where message.firstRange(of: swift) != nil {
+        // A byte search (`utf8Range(of:)`), not Foundation's `range(of:)`, which bridges every message to `NSString`,
+        // nor the standard library's `firstRange(of:)`, which compares grapheme by grapheme.
+        for (swift, objectiveC) in replacements where message.utf8Range(of: swift) != nil {
             message = replacingWords(swift, with: objectiveC, in: message)
         }
         return message
@@ -37,7 +37,7 @@ enum ObjectiveCAdvice {
         }
         var result = ""
         var rest = text[...]
-        while let range = rest.firstRange(of: word) {
+        while let range = rest.utf8Range(of: word) {
             let before = range.lowerBound > rest.startIndex ? rest[rest.index(before: range.lowerBound)] : result.last
             let after = range.upperBound < rest.endIndex ? rest[range.upperBound] : nil
             result += rest[..<range.lowerBound]

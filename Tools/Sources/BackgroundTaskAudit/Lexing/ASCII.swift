@@ -63,3 +63,44 @@ extension String {
         }
     }
 }
+
+extension StringProtocol {
+    /// The first range of `word` in the text, compared byte for byte in UTF-8: what the standard library's
+    /// `firstRange(of:)` finds for a word that starts with an ASCII character, without its grapheme-by-grapheme
+    /// comparison (most of an audit's time when every finding's message was searched that way).
+    func utf8Range(of word: String) -> Range<String.Index>? {
+        let pattern = Array(word.utf8)
+        guard let first = pattern.first else { return nil }
+        let view = utf8
+        var start = view.startIndex
+        while let found = view[start...].firstIndex(of: first) {
+            var end = found
+            var matched = true
+            for byte in pattern {
+                guard end < view.endIndex, view[end] == byte else {
+                    matched = false
+                    break
+                }
+                end = view.index(after: end)
+            }
+            if matched { return found..<end }
+            start = view.index(after: found)
+        }
+        return nil
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the bytes contain `word`'s UTF-8 bytes.
+    func containsBytes(of word: String) -> Bool {
+        let pattern = Array(word.utf8)
+        guard let first = pattern.first, count >= pattern.count else { return pattern.isEmpty }
+        var index = 0
+        let last = count - pattern.count
+        while index <= last {
+            if self[index] == first, pattern.indices.allSatisfy({ self[index + $0] == pattern[$0] }) { return true }
+            index += 1
+        }
+        return false
+    }
+}
