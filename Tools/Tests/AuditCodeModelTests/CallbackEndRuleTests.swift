@@ -174,4 +174,44 @@ struct CallbackEndRuleTests {
                 """
             ]) == [])
     }
+    @Test func aCompletionHandedOnToAMethodThatReturnsWithoutCallingItIsFollowed() {
+        // `upload` hands its completion to `send` (as is) and `send` hands it to `post` (in a closure that calls it);
+        // `post` returns at its guard without calling back: the task is never ended on that path.
+        let source = """
+            final class Uploader {
+                static let shared = Uploader()
+                func upload(_ data: Data, completion: @escaping () -> Void) {
+                    send(data, completion)
+                }
+                func send(_ data: Data, _ done: @escaping () -> Void) {
+                    post(data) { done() }
+                }
+                func post(_ data: Data, then finish: @escaping () -> Void) {
+                    guard %@ else { return }
+                    finish()
+                }
+            }
+
+            final class Sync {
+                func run(_ data: Data) {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    task = UIApplication.shared.beginBackgroundTask(withName: "Sync") {
+                        UIApplication.shared.endBackgroundTask(task)
+                    }
+                    Uploader.shared.upload(data) { UIApplication.shared.endBackgroundTask(task) }
+                }
+            }
+            """
+        let leaving = source.replacingOccurrences(of: "%@", with: "!data.isEmpty")
+        let read = ModelFixture.read(["Sync.swift": leaving])
+        let found = read.flatMap(CallbackEndRule(index: ProjectIndex(files: read)).findings(in:))
+        #expect(ModelFixture.summary(found) == ["BT008 proven Sync.swift:18"])
+        let chain = found.first?.chain.map(\.text) ?? []
+        #expect(chain.contains("`upload` hands `completion` to `send`"))
+        #expect(chain.contains("`send` hands `done` to `post`"))
+        #expect(chain.last == "`post` returns here without calling `finish`: the task is never ended")
+        // When `post` calls back on every path, so do `send` and `upload`.
+        let callingBack = source.replacingOccurrences(of: "guard %@ else { return }\n", with: "")
+        #expect(findings(["Sync.swift": callingBack]) == [])
+    }
 }

@@ -62,17 +62,18 @@ public struct CallbackEndRule: Sendable {
                 let declarations = resolution.declarations
                 for declaration in declarations {
                     guard let parameter = parameter(receiving: closure, of: call, in: declaration),
-                        let (exit, _) = Self.exitWithoutCalling(parameter, in: declaration.steps)
+                        let path = leaves(without: parameter, in: declaration, depth: Self.handOffDepth)
                     else { continue }
                     let link = EvidenceLink(
                         "ends `\(name)` only when `\(call.name)` calls back", at: end.call.location)
                     // A call matched by its name alone may reach another type's method of that name.
-                    let leave = EvidenceLink(
-                        "`\(declaration.name ?? call.name)` returns here without calling `\(parameter)`: the task is "
-                            + "never ended"
-                            + (resolution.isShown ? "" : " (if the call, matched by name, reaches this method)"),
-                        at: exit, isEstablished: resolution.isShown)
-                    return AnalysisFinding(ruleID: "BT008", location: begin.location, chain: [beginLink, link, leave])
+                    let shown = resolution.isShown && path.isShown
+                    var links = path.links
+                    links[links.count - 1].text +=
+                        ": the task is never ended"
+                        + (shown ? "" : " (if the call, matched by name, reaches this method)")
+                    links[links.count - 1].isEstablished = shown
+                    return AnalysisFinding(ruleID: "BT008", location: begin.location, chain: [beginLink, link] + links)
                 }
                 if declarations.isEmpty, ClosureTiming(call) == .unknown, suspected == nil {
                     let link = EvidenceLink(
@@ -83,6 +84,56 @@ public struct CallbackEndRule: Sendable {
             }
         }
         return suspected
+    }
+
+    /// How many hand-offs of a callback are followed: `upload(completion)` → `send(completion)` → `post(done)`.
+    static let handOffDepth = 3
+
+    /// A path on which `declaration` returns without calling `parameter`, as the links that show it: its own `return`
+    /// before the call, or the first call it hands `parameter` to (as is, or in a closure that calls it) whose own
+    /// declaration returns without calling back, followed `depth` hand-offs deep. `isShown` is false when a hand-off
+    /// was matched by name alone. `nil` when every path calls it, or the hand-off is code the index cannot read.
+    private func leaves(
+        without parameter: String, in declaration: CodeBody, depth: Int
+    ) -> (links: [EvidenceLink], isShown: Bool)? {
+        let method = declaration.name ?? "the method"
+        if let (exit, _) = Self.exitWithoutCalling(parameter, in: declaration.steps) {
+            return ([EvidenceLink("`\(method)` returns here without calling `\(parameter)`", at: exit)], true)
+        }
+        guard depth > 0, let (call, position) = Self.handOff(of: parameter, in: declaration.steps) else { return nil }
+        let resolution = index.resolve(call, in: declaration.typeName, locals: declaration.steps)
+        for callee in resolution.declarations where callee !== declaration {
+            guard let received = Self.closureParameter(of: call, argument: position, in: callee),
+                let inner = leaves(without: received, in: callee, depth: depth - 1)
+            else { continue }
+            let link = EvidenceLink("`\(method)` hands `\(parameter)` to `\(call.name)`", at: call.location)
+            return ([link] + inner.links, resolution.isShown && inner.isShown)
+        }
+        return nil
+    }
+
+    /// The first call of `steps` (not inside a branch or a loop) that is given `parameter`: as an argument, or in a
+    /// closure argument that calls it; with the argument's position. `nil` when a step calls it first.
+    private static func handOff(of parameter: String, in steps: [Step]) -> (CodeCall, Int)? {
+        for step in steps {
+            let calls = StepWalk.ownCalls(of: step)
+            // Called before it is handed on: this path calls back.
+            if calls.contains(where: { $0.name == parameter && $0.receiver == nil }) { return nil }
+            for call in calls {
+                for (position, argument) in call.arguments.enumerated() {
+                    switch argument.value {
+                    case .reference(let path) where path == [parameter]:
+                        return (call, position)
+                    case .closure(let closure)
+                    where closure.calls.contains(where: { $0.name == parameter && $0.receiver == nil }):
+                        return (call, position)
+                    default:
+                        continue
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     /// An end of `name` and the calls (with the closure passed to each) it is inside, outermost first.
@@ -116,9 +167,25 @@ public struct CallbackEndRule: Sendable {
             let position = call.arguments.firstIndex(where: { argument in
                 if case .closure(let passed) = argument.value { return passed === closure }
                 return false
-            }), declaration.parameters.indices.contains(position)
+            })
         else { return nil }
-        return declaration.parameters[position].name
+        return Self.closureParameter(of: call, argument: position, in: declaration)
+    }
+
+    /// The closure parameter of `declaration` that `call`'s argument at `position` is passed as, labels, default
+    /// values and a trailing closure matched (`getOcs(url, account: a) { … }` against `getOcs(_:account:parameters:
+    /// completion:)`); `nil` when it is passed as no closure parameter (another overload's).
+    private static func closureParameter(of call: CodeCall, argument position: Int, in declaration: CodeBody) -> String?
+    {
+        let argument = call.arguments[position].value
+        for (index, parameter) in declaration.parameters.enumerated() where parameter.isClosure {
+            switch (call.value(passedFor: index, of: declaration), argument) {
+            case (.closure(let passed)?, .closure(let given)) where passed === given: return parameter.name
+            case (.reference(let passed)?, .reference(let given)) where passed == given: return parameter.name
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// The first `return` or `throw` reached before the steps end `name` (in any closure they pass included), and
