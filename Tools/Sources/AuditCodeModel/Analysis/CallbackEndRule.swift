@@ -115,17 +115,17 @@ public struct CallbackEndRule: Sendable {
     /// The first call of `steps` (not inside a branch or a loop) that is given `parameter`: as an argument, or in a
     /// closure argument that calls it; with the argument's position. `nil` when a step calls it first.
     private static func handOff(of parameter: String, in steps: [Step]) -> (CodeCall, Int)? {
+        func callsIt(_ call: CodeCall) -> Bool { call.name == parameter && call.receiver == nil }
         for step in steps {
             let calls = StepWalk.ownCalls(of: step)
             // Called before it is handed on: this path calls back.
-            if calls.contains(where: { $0.name == parameter && $0.receiver == nil }) { return nil }
+            if calls.contains(where: callsIt) { return nil }
             for call in calls {
                 for (position, argument) in call.arguments.enumerated() {
                     switch argument.value {
                     case .reference(let path) where path == [parameter]:
                         return (call, position)
-                    case .closure(let closure)
-                    where closure.calls.contains(where: { $0.name == parameter && $0.receiver == nil }):
+                    case .closure(let closure) where closure.calls.contains(where: callsIt):
                         return (call, position)
                     default:
                         continue

@@ -11,9 +11,7 @@ enum ModelPass {
         var suppressed = 0
         var inTestCode = 0
         /// Suspected findings left out at the proven level.
-        var leftOut: [Finding] = []
-        /// How many suspected findings were left out at the proven level.
-        var suspectedLeftOut: Int { leftOut.count }
+        var suspectedLeftOut = 0
         /// Per file and rule (`path`, a NUL, the rule's id), the lines every finding's chain names in that file, shown
         /// or not: a token rule's finding on one of them is the same defect.
         var chainLines: [String: Set<Int>] = [:]
@@ -96,7 +94,7 @@ enum ModelPass {
             result.findings += part.findings
             result.suppressed += part.suppressed
             result.inTestCode += part.inTestCode
-            result.leftOut += part.leftOut
+            result.suspectedLeftOut += part.suspectedLeftOut
             result.chainLines.merge(part.chainLines) { $0.union($1) }
         }
         return result
@@ -205,7 +203,7 @@ enum ModelPass {
         let bytes = Array(source.utf8)
         // The lexer's comments only where a suppression can be: most files have none.
         var suppressions = Suppressions([], tokenLines: [])
-        if bytes.containsBytes(of: SuppressionMarker.text) {
+        if bytes.containsBytes(SuppressionMarker.bytes) {
             let syntax = SourceSyntax(bytes: bytes, language: language)
             suppressions = Suppressions(syntax.suppressions, tokenLines: Set(syntax.tokens.map { Int($0.line) }))
         }
@@ -220,22 +218,23 @@ enum ModelPass {
                 if configuration.level.reports(certainty) { result.suppressed += 1 }
                 continue
             }
+            guard configuration.level.reports(certainty) else {
+                result.suspectedLeftOut += 1
+                continue
+            }
             var message = FindingMessage.text(for: analysis, language: language)
             if inTestCode { message = "In test code: " + message }
-            let finding = Finding(
-                ruleID: analysis.ruleID,
-                severity: AuditRule.withID(analysis.ruleID)?.severity ?? .warning,
-                path: path,
-                location: SourceLocation(line: analysis.location.line, column: analysis.location.column),
-                function: enclosingFunction(of: analysis.location.line, in: codeFile),
-                message: message,
-                certainty: certainty
+            result.findings.append(
+                Finding(
+                    ruleID: analysis.ruleID,
+                    severity: AuditRule.withID(analysis.ruleID)?.severity ?? .warning,
+                    path: path,
+                    location: SourceLocation(line: analysis.location.line, column: analysis.location.column),
+                    function: enclosingFunction(of: analysis.location.line, in: codeFile),
+                    message: message,
+                    certainty: certainty
+                )
             )
-            if configuration.level.reports(certainty) {
-                result.findings.append(finding)
-            } else {
-                result.leftOut.append(finding)
-            }
         }
         if inTestCode, !configuration.includesTestCode {
             return Result(

@@ -91,9 +91,8 @@ extension StringProtocol {
 }
 
 extension Array where Element == UInt8 {
-    /// Whether the bytes contain `word`'s UTF-8 bytes.
-    func containsBytes(of word: String) -> Bool {
-        let pattern = Array(word.utf8)
+    /// Whether the bytes contain `pattern`, byte for byte.
+    func containsBytes(_ pattern: [UInt8]) -> Bool {
         guard let first = pattern.first, count >= pattern.count else { return pattern.isEmpty }
         var index = 0
         let last = count - pattern.count
