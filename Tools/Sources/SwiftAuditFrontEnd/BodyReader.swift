@@ -3,7 +3,10 @@ import SwiftSyntax
 
 /// Turns statements and expressions into the code model's steps and expressions.
 struct BodyReader {
-    let converter: SourceLocationConverter
+    /// Where the file's lines start.
+    let lines: LineTable
+    /// The file's text, for quick searches before a walk of the tree.
+    let bytes: [UInt8]
     let path: String
     /// Whether the statements being read are inside a `do` with `catch` clauses: a `try` there goes to the catch,
     /// not out of the body.
@@ -11,8 +14,8 @@ struct BodyReader {
 
     /// Where `node` is, from its first token to its last.
     func range(of node: Syntax) -> CodeRange {
-        let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
-        let end = node.endLocation(converter: converter, afterTrailingTrivia: false)
+        let start = lines.location(of: node.positionAfterSkippingLeadingTrivia.utf8Offset)
+        let end = lines.location(of: node.endPositionBeforeTrailingTrivia.utf8Offset)
         return CodeRange(path: path, line: start.line, column: start.column, endLine: end.line)
     }
 
@@ -27,12 +30,32 @@ struct BodyReader {
                 case .expr(let expression): self.expressionStatement(expression)
                 }
             // `try` outside a `do`/`catch`: the statement may leave the body by throwing, before it completes.
-            guard !catchesThrows, Self.mayThrowOut(Syntax(item.item)) else { return read }
+            guard !catchesThrows, mentionsTry(Syntax(item.item)), Self.mayThrowOut(Syntax(item.item)) else {
+                return read
+            }
             let at = range(of: Syntax(item))
             let mayThrow = Step.Branch(
                 form: .if, conditions: [], arms: [[Step(.exit(.throw, value: nil), at: at)]], isExhaustive: false)
             return [Step(.branch(mayThrow), at: at)] + read
         }
+    }
+
+    /// Whether the text of `node` holds the letters `try` anywhere: a byte search that rules out most statements
+    /// before ``mayThrowOut(_:)`` walks their tree.
+    func mentionsTry(_ node: Syntax) -> Bool {
+        let start = max(0, node.positionAfterSkippingLeadingTrivia.utf8Offset)
+        let end = min(bytes.count, node.endPositionBeforeTrailingTrivia.utf8Offset)
+        guard end - start >= 3 else { return false }
+        var index = start
+        while index + 2 < end {
+            if bytes[index] == UInt8(ascii: "t"), bytes[index + 1] == UInt8(ascii: "r"),
+                bytes[index + 2] == UInt8(ascii: "y")
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// Whether `node` holds a `try` (not `try?` or `try!`) of its own: not one inside a closure, a nested body or a

@@ -13,9 +13,9 @@ public enum SwiftFrontEnd {
     ///   - path: The path to record in locations.
     /// - Returns: The file's declarations. Code the parser cannot read is skipped; nothing traps.
     public static func read(_ source: String, path: String) -> CodeFile {
-        let tree = Parser.parse(source: source)
-        let collector = DeclarationCollector(
-            reader: BodyReader(converter: SourceLocationConverter(fileName: path, tree: tree), path: path))
+        let bytes = Array(source.utf8)
+        let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+        let collector = DeclarationCollector(reader: BodyReader(lines: LineTable(bytes), bytes: bytes, path: path))
         collector.walk(tree)
         return CodeFile(
             path: path, language: .swift, bodies: collector.bodies, types: collector.types,

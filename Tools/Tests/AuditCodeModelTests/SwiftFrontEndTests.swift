@@ -189,4 +189,18 @@ struct SwiftFrontEndTests {
         }
         #expect(!leaves)
     }
+
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func linesAndColumnsAreTheSameWhateverEndsALine(_ newline: String) throws {
+        let source = ["import UIKit", "", "final class A {", "    func b() {", "        end(1)", "    }", "}", ""]
+            .joined(separator: newline)
+        let file = SwiftFrontEnd.read(source, path: "A.swift")
+        let method = try #require(file.bodies.first { $0.name == "b" })
+        #expect(method.location.line == 4)
+        #expect(method.location.column == 5)
+        #expect(method.location.endLine == 6)
+        let call = try #require(method.calls.first { $0.name == "end" })
+        #expect(call.location.line == 5)
+        #expect(call.location.column == 9)
+    }
 }

@@ -27,4 +27,23 @@ struct DeclaredNamesTests {
         #expect(!declares(["Export"], "let export = Export()"))
         #expect(!declares([], "func cleanUp() {}"))
     }
+
+    @Test func onlyCodeThatNamesASystemCallMakesAFileTheCodeModelStartsFrom() {
+        func names(_ source: String, _ language: SourceLanguage = .swift) -> Bool {
+            CallSiteFinder.namesSystemCall(SourceSyntax(bytes: Array(source.utf8), language: language))
+        }
+        #expect(names("let t = UIApplication.shared.beginBackgroundTask { }"))
+        #expect(names("task.setTaskCompleted(success: true)"))
+        #expect(names("BGTaskScheduler.shared.register(\n    forTaskWithIdentifier: id, using: nil) { _ in }"))
+        #expect(names("[app endBackgroundTask:task];", .objectiveC))
+        #expect(
+            names("[[NSProcessInfo processInfo] performExpiringActivityWithReason:@\"x\" usingBlock:b];", .objectiveC))
+        // A type name, a comment or a string literal that names the APIs is no call.
+        #expect(!names("var task = UIBackgroundTaskIdentifier.invalid"))
+        #expect(!names("/* endBackgroundTask(x) */ let raw = #\"beginBackgroundTask\"#"))
+        #expect(!names("// performExpiringActivity\nlet manager = BackgroundTaskManager()"))
+        // The byte scan that stands in for a file the token pass did not lex is the wider guess.
+        #expect(CallSiteFinder.mayMakeSystemCall(Array("/* endBackgroundTask(x) */".utf8)))
+        #expect(!CallSiteFinder.mayMakeSystemCall(Array("var task = UIBackgroundTaskIdentifier.invalid".utf8)))
+    }
 }

@@ -49,10 +49,13 @@ public struct Auditor: Sendable {
         }
         let configuration = reading
         // 1. Files that can call the APIs: what they declare (read in parallel, then let go).
-        let first = await Self.inParallel(files.count) { index in
-            Self.collect(
-                Self.read(files[index], configuration: configuration, names: []), file: files[index],
-                configuration: configuration)
+        let first = await Self.inParallel(files.count) {
+            index -> (read: FileAuditor.Read, vocabulary: ProjectVocabulary?, namesSystemCall: Bool?) in
+            let read = Self.read(files[index], configuration: configuration, names: [])
+            var namesSystemCall: Bool?
+            if case .parsed(let syntax) = read { namesSystemCall = CallSiteFinder.namesSystemCall(syntax) }
+            let collected = Self.collect(read, file: files[index], configuration: configuration)
+            return (collected.read, collected.vocabulary, namesSystemCall)
         }
         var reads = first.map(\.read)
         var vocabulary = ProjectVocabulary()
@@ -120,7 +123,9 @@ public struct Auditor: Sendable {
                 if case .skipped = read { return false }
                 return true
             }
-            let model = await ModelPass.run(files: files, candidates: candidates, configuration: configuration)
+            let model = await ModelPass.run(
+                files: files, candidates: candidates, namesSystemCall: first.map(\.namesSystemCall),
+                configuration: configuration)
             let patterns = Self.patternsOnly(findings, beside: model, level: configuration.level)
             findings = patterns.kept + model.findings
             findings.sort { ($0.path, $0.location, $0.ruleID) < ($1.path, $1.location, $1.ruleID) }

@@ -142,10 +142,12 @@ enum FileAuditor {
         var seen: Set<String> = []
         // With the code model deciding the defects, a token rule's defect finding is only a pattern: suspected, kept
         // where the code model found nothing of the same rule there (``Auditor``), and never counted as suppressed or
-        // as test code (the code model counts its own).
+        // as test code (the code model counts its own). Patterns are looked for only when suspected findings are
+        // reported: at the proven level they would only be counted.
         let modelRules = configuration.engine == .codeModel ? AnalysisRules.ruleIDs : []
+        let patterns = configuration.level.reports(.suspected) ? Self.patternRules : []
         for checker in RuleCatalog.checkers
-        where !modelRules.contains(checker.rule.id) || Self.patternRules.contains(checker.rule.id) {
+        where !modelRules.contains(checker.rule.id) || patterns.contains(checker.rule.id) {
             let rule = checker.rule
             let isPattern = modelRules.contains(rule.id)
             for hit in checker.hits(in: analysis) {

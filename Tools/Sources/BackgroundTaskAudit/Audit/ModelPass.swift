@@ -20,27 +20,32 @@ enum ModelPass {
         static func key(path: String, ruleID: String) -> String { path + "\u{0}" + ruleID }
     }
 
-    /// Runs the pass over `files` (the `candidates` among them: those not skipped). It reads, in rounds, only what
-    /// the rules can use: first every file that names the APIs, then the files that declare a function, method or
+    /// Runs the pass over `files` (the `candidates` among them: those not skipped; `namesSystemCall`: whether the token
+    /// pass found a system call's name in a file's code, `nil` where it did not lex the file). It reads, in rounds, only what
+    /// the rules can use: first every file that names a system call (``CallSiteFinder/mayMakeSystemCall(_:)``), then the files that declare a function, method or
     /// type those files use (a helper that ends the task, a superclass, an extension: ``DeclaredNames``), then the
     /// files that declare what those use, up to ``rounds`` rounds.
     static func run(
-        files: [SourceFileWalker.SourceFile], candidates: [Bool], configuration: AuditConfiguration
+        files: [SourceFileWalker.SourceFile], candidates: [Bool], namesSystemCall: [Bool?],
+        configuration: AuditConfiguration
     ) async -> Result {
         var codeFiles = await Auditor.inParallel(files.count) { index -> CodeFile? in
-            guard candidates[index], let (source, bytes) = load(files[index], configuration: configuration),
-                CallSiteFinder.mayContainCalls(bytes)
+            guard candidates[index], namesSystemCall[index] != false,
+                let (source, bytes) = load(files[index], configuration: configuration),
+                namesSystemCall[index] ?? CallSiteFinder.mayMakeSystemCall(bytes)
             else { return nil }
             return read(source, bytes: bytes, file: files[index], configuration: configuration)
         }
-        // The files that call one of the project's begin shims: their callers own the tasks.
+        // The files that call one of the project's begin shims (their callers own the tasks), or a function or method
+        // that begins a task (their callers tell which thread it begins on).
         let shims = TaskShims(bodies: codeFiles.lazy.compactMap { $0 }.flatMap(\.bodies))
-        if !shims.beginNames.isEmpty {
+        let callees = shims.beginNames.union(beginningFunctions(codeFiles))
+        if !callees.isEmpty {
             let known = codeFiles
             let callers = await Auditor.inParallel(files.count) { index -> CodeFile? in
                 guard candidates[index], known[index] == nil,
                     let (source, bytes) = load(files[index], configuration: configuration),
-                    DeclaredNames.mentionsAny(of: shims.beginNames, in: bytes)
+                    DeclaredNames.mentionsAny(of: callees, in: bytes)
                 else { return nil }
                 return read(source, bytes: bytes, file: files[index], configuration: configuration)
             }
@@ -108,7 +113,7 @@ enum ModelPass {
         let tests = await Auditor.inParallel(files.count) { index -> CodeFile? in
             let file = files[index]
             guard candidates[index], read[index] == nil, let (source, bytes) = load(file, configuration: configuration),
-                CallSiteFinder.mayContainCalls(bytes),
+                CallSiteFinder.mayMakeSystemCall(bytes),
                 TestCode.isTestPath(file.pathBelowRoot) || TestCode.importsTestFramework(bytes)
             else { return nil }
             return CodeModelReader.read(source, path: file.path, language: file.language)
@@ -125,6 +130,25 @@ enum ModelPass {
             ).inTestCode
         }
         return counts.reduce(0, +)
+    }
+
+    /// The names of the functions, methods and initializers that begin a task or an expiring activity themselves.
+    private static func beginningFunctions(_ files: [CodeFile?]) -> Set<String> {
+        var names: Set<String> = []
+        for case let file? in files {
+            for body in file.bodies where body.kind != .closure {
+                guard let name = body.name,
+                    body.calls.contains(where: { call in
+                        switch SystemCall(call) {
+                        case .begin, .expiringActivity: true
+                        default: false
+                        }
+                    })
+                else { continue }
+                names.insert(name)
+            }
+        }
+        return names
     }
 
     /// How many rounds of declarations are read after the files that name the APIs: a helper's helper, a superclass's

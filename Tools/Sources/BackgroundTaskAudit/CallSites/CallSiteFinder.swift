@@ -47,6 +47,43 @@ enum CallSiteFinder {
         }
     }
 
+    /// Whether the file names one of the system calls the code model starts from: a begin or an end of a background
+    /// task, an expiring activity, a launch handler's registration or a task's completion. Narrower than
+    /// ``mayContainCalls(_:)``, which a file that only declares a `UIBackgroundTaskIdentifier` passes: such a file is
+    /// read into the code model only when a rule needs one of its declarations (``ModelPass``).
+    static func mayMakeSystemCall(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while index + 16 <= buffer.count {
+                switch buffer[index] {
+                case UInt8(ascii: "b") where matches(buffer, at: index, "beginBackgroundTask"),
+                    UInt8(ascii: "e") where matches(buffer, at: index, "endBackgroundTask"),
+                    UInt8(ascii: "E") where matches(buffer, at: index, "ExpiringActivity"),
+                    UInt8(ascii: "o") where matches(buffer, at: index, "orTaskWithIdentifier"),
+                    UInt8(ascii: "s") where matches(buffer, at: index, "setTaskCompleted"):
+                    return true
+                default:
+                    index += 1
+                }
+            }
+            return false
+        }
+    }
+
+    /// The names of the system calls ``mayMakeSystemCall(_:)`` looks for, as whole identifiers: Swift's base names and
+    /// argument labels, Objective-C's selector pieces.
+    static let systemCallNames: Set<String> = [
+        "beginBackgroundTask", "beginBackgroundTaskWithName", "beginBackgroundTaskWithExpirationHandler",
+        "endBackgroundTask", "performExpiringActivity", "performExpiringActivityWithReason", "forTaskWithIdentifier",
+        "registerForTaskWithIdentifier", "setTaskCompleted", "setTaskCompletedWithSuccess",
+    ]
+
+    /// Whether the file's code (not its comments or string literals) names one of the system calls: what
+    /// ``mayMakeSystemCall(_:)`` guesses from the bytes, decided from the tokens of a file already lexed.
+    static func namesSystemCall(_ syntax: SourceSyntax) -> Bool {
+        syntax.tokens.contains { $0.kind == .identifier && systemCallNames.contains($0.text) }
+    }
+
     /// Whether any of the names occurs as a whole word (identifier) in the bytes: one linear scan.
     static func mentionsAnyWord(_ names: Set<String>, in bytes: [UInt8]) -> Bool {
         guard !names.isEmpty else { return false }
