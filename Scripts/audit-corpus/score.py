@@ -82,7 +82,8 @@ def checkout(repo, commit, work, mirrors):
     if mirrors:
         candidate = os.path.join(mirrors, repo.replace("/", "+"), "repo")
         if os.path.isdir(candidate):
-            git_dir = candidate
+            # Some snapshots are clones with a work tree: their git directory is `repo/.git`.
+            git_dir = os.path.join(candidate, ".git") if os.path.isdir(os.path.join(candidate, ".git")) else candidate
     if git_dir is None:
         git_dir = os.path.join(work, "git", repo.replace("/", "+") + ".git")
         if not os.path.isdir(git_dir):
