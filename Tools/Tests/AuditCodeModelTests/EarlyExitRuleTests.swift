@@ -27,6 +27,24 @@ struct EarlyExitRuleTests {
             ]) == ["BT008 proven Upload.swift:6"])
     }
 
+    @Test func aBeginWhoseIdentifierIsThrownAwaySaysSoNotThatItIsKeptInUnderscore() throws {
+        let read = ModelFixture.read([
+            "Discard.swift": """
+            func run() {
+                _ = UIApplication.shared.beginBackgroundTask(withName: "Discard") {
+                    print("expired")
+                }
+                doWork()
+            }
+            """
+        ])
+        let found = read.flatMap(EarlyExitRule(index: ProjectIndex(files: read)).findings(in:))
+        #expect(ModelFixture.summary(found) == ["BT008 proven Discard.swift:2"])
+        let chain = try #require(found.first?.chain.map(\.text))
+        #expect(chain.first == "begins a background task and throws its identifier away (`_ =`)")
+        #expect(!chain.contains { $0.contains("`_`") })
+    }
+
     @Test func anExitAfterTheEndOrAfterHandingTheTaskOnIsFine() {
         #expect(
             findings([

@@ -42,7 +42,7 @@ public struct CallbackEndRule: Sendable {
         {
             return nil
         }
-        let beginLink = EvidenceLink("begins a background task kept in `\(name)`", at: begin.location)
+        let beginLink = EvidenceLink.begin("a background task", keptIn: name, at: begin.location)
         var suspected: AnalysisFinding?
         for end in ends {
             // The closures around the begin itself are not callbacks of the task.

@@ -54,7 +54,7 @@ public struct DoubleEndRule: Sendable {
                 && handlerCall.location.line <= handlerEnd.location.line
         }
         let chain = [
-            EvidenceLink("begins a task kept in `\(name)`", at: call.location),
+            EvidenceLink.begin("a task", keptIn: name, at: call.location),
             EvidenceLink("the handler ends `\(name)` and does not reset it", at: handlerEnd.location),
             EvidenceLink(
                 "this ends `\(name)` again when the work finishes after the handler ran: a second end of the same task"
@@ -115,7 +115,7 @@ public struct DoubleEndRule: Sendable {
                         isEstablished: false)
                 }
                 let chain = [
-                    EvidenceLink("begins a task kept in `\(name)`", at: call.location),
+                    EvidenceLink.begin("a task", keptIn: name, at: call.location),
                     EvidenceLink("the handler ends `\(name)` on the main thread", at: handlerEnd.location),
                     thread,
                 ]

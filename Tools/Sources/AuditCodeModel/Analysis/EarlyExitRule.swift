@@ -18,7 +18,7 @@ public struct EarlyExitRule: Sendable {
         var found: [AnalysisFinding] = []
         for (position, step) in steps.enumerated() {
             if let (name, begin) = Self.begin(in: step, shims: index.shims) {
-                let link = EvidenceLink("begins a background task kept in `\(name)`", at: begin.location)
+                let link = EvidenceLink.begin("a background task", keptIn: name, at: begin.location)
                 var state = PathState()
                 let rest = Array(steps[(position + 1)...])
                 // A property keeps the task past a return: only a local is lost when the function leaves.
@@ -28,7 +28,9 @@ public struct EarlyExitRule: Sendable {
                     found.append(AnalysisFinding(ruleID: "BT008", location: exit.location, chain: [link, exit]))
                 } else if !state.handled, !endedElsewhere(name, besides: begin, step: step, in: body) {
                     let never = EvidenceLink(
-                        "nothing but its expiration handler ever ends `\(name)`: it is held until time runs out",
+                        name == "_"
+                            ? "nothing but its expiration handler can end it: it is held until time runs out"
+                            : "nothing but its expiration handler ever ends `\(name)`: it is held until time runs out",
                         at: begin.location)
                     found.append(AnalysisFinding(ruleID: "BT008", location: begin.location, chain: [link, never]))
                 }

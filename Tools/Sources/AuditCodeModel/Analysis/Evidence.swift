@@ -21,6 +21,15 @@ public struct EvidenceLink: Sendable, Equatable {
     }
 }
 
+extension EvidenceLink {
+    /// The first link of a chain: a begin, and where its identifier is kept (`what`: "a background task", "a task").
+    /// A begin assigned to `_` throws its identifier away, and says so.
+    static func begin(_ what: String, keptIn name: String, at location: CodeRange) -> EvidenceLink {
+        let kept = name == "_" ? "and throws its identifier away (`_ =`)" : "kept in `\(name)`"
+        return EvidenceLink("begins \(what) \(kept)", at: location)
+    }
+}
+
 /// How sure a finding is.
 public enum Certainty: String, Sendable, Equatable, Codable {
     /// Every link of the chain is established: reported at the default level.
