@@ -56,6 +56,29 @@ struct HandlerReadingTests {
         #expect(handlerFindings(["Uploader.m": neverEnding]) == ["BT004 proven Uploader.m:8"])
     }
 
+    @Test func aFunctionDeclaredBesideTheHandlerEndsTheTaskWhenTheHandlerCallsItAndOnlyThen() {
+        // A function nested in the closure around the begin, declared after the handler that calls it.
+        let ends = """
+            func received(_ application: UIApplication) {
+                DispatchQueue.main.async {
+                    var task: UIBackgroundTaskIdentifier?
+                    task = application.beginBackgroundTask(withName: "Push") {
+                        finish()
+                    }
+                    func finish() {
+                        if let task, task != .invalid {
+                            application.endBackgroundTask(task)
+                        }
+                    }
+                    self.process { finish() }
+                }
+            }
+            """
+        #expect(handlerFindings(["Push.swift": ends]).isEmpty)
+        let logsOnly = ends.replacingOccurrences(of: "application.endBackgroundTask(task)", with: "print(task)")
+        #expect(handlerFindings(["Push.swift": logsOnly]) == ["BT004 proven Push.swift:4"])
+    }
+
     @Test func anObjectiveCHandlerThatReturnsWhenItsWeakSelfIsGoneMayNotEnd() {
         let source = """
             @implementation Downloader

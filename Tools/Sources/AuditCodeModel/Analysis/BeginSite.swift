@@ -97,6 +97,21 @@ public enum StepWalk {
         return nil
     }
 
+    /// The function named `name` that `steps` (blocks and closures included) declare inside themselves:
+    /// `func finish() { … }` in a method or in a closure, which a handler beside it may call before its declaration.
+    public static func localFunction(named name: String, in steps: [Step]) -> CodeBody? {
+        for step in steps {
+            if case .nested(let body) = step.kind, body.kind != .closure, body.name == name { return body }
+            for block in StepWalk.nestedBlocks(of: step) {
+                if let found = localFunction(named: name, in: block) { return found }
+            }
+            for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) {
+                if let found = localFunction(named: name, in: closure.steps) { return found }
+            }
+        }
+        return nil
+    }
+
     /// The closure the first assignment to `path` in `steps` (blocks included) stores: `self.cleanup = ^{ … }` for
     /// `["self", "cleanup"]`.
     public static func assignedClosure(to path: [String], in steps: [Step]) -> CodeBody? {

@@ -363,6 +363,8 @@ public struct EndAnalysis: Sendable {
             let local: CodeBody? =
                 if call.receiver == nil, case .closure(let closure)? = StepWalk.localValue(of: call.name, in: locals) {
                     closure
+                } else if call.receiver == nil, let function = StepWalk.localFunction(named: call.name, in: locals) {
+                    function
                 } else if let path = call.receiver?.path {
                     StepWalk.assignedClosure(to: path + [call.name], in: locals)
                 } else {
@@ -373,12 +375,14 @@ public struct EndAnalysis: Sendable {
                 walk(closure.steps, typeName: typeName, weakNames: [], depth: depth - 1, into: &inner)
                 if let end = inner.end {
                     scan.end = EvidenceLink(
-                        "calls the local closure `\(call.name)`, which ends the task at line \(end.location.line)",
+                        "calls the local \(closure.kind == .closure ? "closure" : "function") `\(call.name)`, which "
+                            + "ends the task at line \(end.location.line)",
                         at: call.location)
                 } else if let some = inner.partialEnd ?? inner.lateEnd {
                     scan.unresolved.append(
                         EvidenceLink(
-                            "calls the local closure `\(call.name)`, which ends the task only on some paths or later "
+                            "calls the local \(closure.kind == .closure ? "closure" : "function") `\(call.name)`, "
+                                + "which ends the task only on some paths or later "
                                 + "(line \(some.location.line))", at: call.location, isEstablished: false))
                 }
                 scan.unresolved += inner.unresolved
