@@ -79,6 +79,37 @@ struct HandlerReadingTests {
         #expect(handlerFindings(["Push.swift": logsOnly]) == ["BT004 proven Push.swift:4"])
     }
 
+    @Test func aHelperThatEndsTheTaskItLooksUpInsideAQueuesSyncBlockEndsItAndAnAsyncBlockDoesNot() {
+        // The `if let` that finds no task is the path with nothing to end, inside the `sync` block as outside it.
+        let sync = """
+            final class Service {
+                private var tasks: [String: UIBackgroundTaskIdentifier] = [:]
+                private let queue = DispatchQueue(label: "tasks")
+
+                func startTask() -> String {
+                    let id = UUID().uuidString
+                    let identifier = UIApplication.shared.beginBackgroundTask(withName: id) {
+                        self.endTask(with: id)
+                    }
+                    queue.async { self.tasks[id] = identifier }
+                    return id
+                }
+
+                func endTask(with id: String) {
+                    queue.sync {
+                        if let task = self.tasks[id] {
+                            UIApplication.shared.endBackgroundTask(task)
+                            self.tasks[id] = nil
+                        }
+                    }
+                }
+            }
+            """
+        #expect(handlerFindings(["Service.swift": sync]).isEmpty)
+        let async = sync.replacingOccurrences(of: "queue.sync {", with: "queue.async {")
+        #expect(handlerFindings(["Service.swift": async]) == ["BT004 proven Service.swift:7"])
+    }
+
     @Test func anObjectiveCHandlerThatReturnsWhenItsWeakSelfIsGoneMayNotEnd() {
         let source = """
             @implementation Downloader

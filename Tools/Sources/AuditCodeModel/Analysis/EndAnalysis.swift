@@ -50,13 +50,18 @@ public struct EndAnalysis: Sendable {
         return .neverEnds([EvidenceLink("no end in it, nor in the project code it calls", at: site)])
     }
 
-    /// The names `body` ends (`endBackgroundTask(taskId)` → `taskId`).
+    /// The names `body` ends (`endBackgroundTask(taskId)` → `taskId`), in its own statements and in the closures it
+    /// passes on (`queue.sync { if let task = tasks[id] { endBackgroundTask(task) } }`).
     private static func endedNames(in body: CodeBody) -> Set<String> {
-        Set(
-            body.calls.compactMap { call -> String? in
-                if case .end(let argument) = SystemCall(call) { return argument?.path?.last }
-                return nil
-            })
+        var names: Set<String> = []
+        func collect(_ calls: [CodeCall]) {
+            for call in calls {
+                if case .end(let argument) = SystemCall(call), let name = argument?.path?.last { names.insert(name) }
+                for closure in call.closures { collect(closure.calls) }
+            }
+        }
+        collect(body.calls)
+        return names
     }
 
     /// What a walk found.
@@ -269,7 +274,7 @@ public struct EndAnalysis: Sendable {
                 visit(argument.value, typeName: typeName, weakNames: weakNames, depth: depth, into: &scan)
                 continue
             }
-            var inner = Scan()
+            var inner = scan.fresh()
             walk(closure.steps, typeName: typeName, weakNames: weakNames, depth: depth, into: &inner)
             guard let end = inner.end ?? inner.partialEnd ?? inner.lateEnd else {
                 scan.unresolved += inner.unresolved
