@@ -16,11 +16,14 @@ public enum SystemCall: Sendable {
 
     /// The lengths, in UTF-8 bytes, of the names below, as a bit mask: most calls are rejected by their length
     /// before any string comparison (the rules ask this of every call, often several times).
-    private static let nameLengths: UInt64 = [
+    private static let nameLengths: UInt64 = names.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+
+    /// The base names (Swift) and first selector pieces (Objective-C) of the system calls.
+    public static let names: Set<String> = [
         "beginBackgroundTask", "beginBackgroundTaskWithName", "beginBackgroundTaskWithExpirationHandler",
         "endBackgroundTask", "performExpiringActivity", "performExpiringActivityWithReason", "register",
         "registerForTaskWithIdentifier", "setTaskCompleted", "setTaskCompletedWithSuccess",
-    ].reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+    ]
 
     private static func isObjectiveC(_ path: String) -> Bool {
         path.hasSuffix(".m") || path.hasSuffix(".mm") || path.hasSuffix(".h")

@@ -85,28 +85,30 @@ public enum StepWalk {
 
     /// The value the first declaration of the local `name` in `steps` (blocks and closures included) gives it.
     public static func localValue(of name: String, in steps: [Step]) -> CodeExpression? {
-        for step in steps {
-            if case .declare(let declared, _, let value) = step.kind, declared == name { return value }
-            for block in StepWalk.nestedBlocks(of: step) {
-                if let found = localValue(of: name, in: block) { return found }
-            }
-            for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) {
-                if let found = localValue(of: name, in: closure.steps) { return found }
-            }
-        }
-        return nil
+        firstLocal(in: steps) { step -> CodeExpression?? in
+            if case .declare(let declared, _, let value) = step.kind, declared == name { return .some(value) }
+            return nil
+        } ?? nil
     }
 
     /// The function named `name` that `steps` (blocks and closures included) declare inside themselves:
     /// `func finish() { … }` in a method or in a closure, which a handler beside it may call before its declaration.
     public static func localFunction(named name: String, in steps: [Step]) -> CodeBody? {
-        for step in steps {
+        firstLocal(in: steps) { step in
             if case .nested(let body) = step.kind, body.kind != .closure, body.name == name { return body }
+            return nil
+        }
+    }
+
+    /// The first value `match` gives for a step of `steps`, their nested blocks and the closures they pass, in order.
+    private static func firstLocal<Found>(in steps: [Step], _ match: (Step) -> Found?) -> Found? {
+        for step in steps {
+            if let found = match(step) { return found }
             for block in StepWalk.nestedBlocks(of: step) {
-                if let found = localFunction(named: name, in: block) { return found }
+                if let found = firstLocal(in: block, match) { return found }
             }
             for closure in StepWalk.ownCalls(of: step).flatMap(\.closures) {
-                if let found = localFunction(named: name, in: closure.steps) { return found }
+                if let found = firstLocal(in: closure.steps, match) { return found }
             }
         }
         return nil

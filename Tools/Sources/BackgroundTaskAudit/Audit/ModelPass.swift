@@ -21,9 +21,10 @@ enum ModelPass {
     }
 
     /// Runs the pass over `files` (the `candidates` among them: those not skipped; `namesSystemCall`: whether the token
-    /// pass found a system call's name in a file's code, `nil` where it did not lex the file). It reads, in rounds, only what
-    /// the rules can use: first every file that names a system call (``CallSiteFinder/mayMakeSystemCall(_:)``), then the files that declare a function, method or
-    /// type those files use (a helper that ends the task, a superclass, an extension: ``DeclaredNames``), then the
+    /// pass found a system call's name in a file's code, `nil` where it did not lex the file). It reads, in rounds,
+    /// only what the rules can use: first every file that names a system call (``CallSiteFinder/mayMakeSystemCall(_:)``
+    /// where the token pass did not say), then the callers of a begin shim or of a function that begins a task, then
+    /// the files that declare a function, method or type those files use (a helper that ends the task, a superclass, an extension: ``DeclaredNames``), then the
     /// files that declare what those use, up to ``rounds`` rounds.
     static func run(
         files: [SourceFileWalker.SourceFile], candidates: [Bool], namesSystemCall: [Bool?],

@@ -1,3 +1,5 @@
+import AuditCodeModel
+
 /// Finds every call of the system's background-task APIs in a file, in both languages.
 ///
 /// Swift: the argument labels decide; `withName:` / `expirationHandler:` (or none, or a trailing
@@ -70,13 +72,9 @@ enum CallSiteFinder {
         }
     }
 
-    /// The names of the system calls ``mayMakeSystemCall(_:)`` looks for, as whole identifiers: Swift's base names and
-    /// argument labels, Objective-C's selector pieces.
-    static let systemCallNames: Set<String> = [
-        "beginBackgroundTask", "beginBackgroundTaskWithName", "beginBackgroundTaskWithExpirationHandler",
-        "endBackgroundTask", "performExpiringActivity", "performExpiringActivityWithReason", "forTaskWithIdentifier",
-        "registerForTaskWithIdentifier", "setTaskCompleted", "setTaskCompletedWithSuccess",
-    ]
+    /// The names of the system calls ``mayMakeSystemCall(_:)`` looks for, as whole identifiers: the code model's
+    /// (``SystemCall/names``), with a launch handler's registration known by its label, not by the common `register`.
+    static let systemCallNames = SystemCall.names.subtracting(["register"]).union(["forTaskWithIdentifier"])
 
     /// Whether the file's code (not its comments or string literals) names one of the system calls: what
     /// ``mayMakeSystemCall(_:)`` guesses from the bytes, decided from the tokens of a file already lexed.
