@@ -4,7 +4,8 @@ public enum SystemCall: Sendable {
     /// Objective-C `beginBackgroundTaskWithName:expirationHandler:` / `beginBackgroundTaskWithExpirationHandler:`:
     /// the name (`nil` when not written) and the handler (`nil` when not written).
     case begin(name: CodeExpression?, handler: CodeExpression?)
-    /// `endBackgroundTask(_:)` / `endBackgroundTask:`, with the identifier passed.
+    /// `endBackgroundTask(_:)` / `endBackgroundTask:`, with the identifier passed (seen through a
+    /// `UIBackgroundTaskIdentifier(rawValue: taskId)` wrapper: then `taskId`).
     case end(CodeExpression?)
     /// `performExpiringActivity(withReason:using:)` / `performExpiringActivityWithReason:usingBlock:`.
     case expiringActivity(reason: CodeExpression?, block: CodeExpression?)
@@ -24,6 +25,16 @@ public enum SystemCall: Sendable {
         "endBackgroundTask", "performExpiringActivity", "performExpiringActivityWithReason", "register",
         "registerForTaskWithIdentifier", "setTaskCompleted", "setTaskCompletedWithSuccess",
     ]
+
+    /// `UIBackgroundTaskIdentifier(rawValue: taskId)` → `taskId`: a project that keeps the raw value (in a dictionary
+    /// of `Int`s, say) ends the task it names.
+    private static func unwrappingIdentifier(_ expression: CodeExpression) -> CodeExpression {
+        guard case .call(let wrapper) = expression, wrapper.receiver == nil,
+            wrapper.name == "UIBackgroundTaskIdentifier", wrapper.arguments.count == 1,
+            wrapper.arguments[0].label == "rawValue"
+        else { return expression }
+        return wrapper.arguments[0].value
+    }
 
     private static func isObjectiveC(_ path: String) -> Bool {
         path.hasSuffix(".m") || path.hasSuffix(".mm") || path.hasSuffix(".h")
@@ -50,7 +61,7 @@ public enum SystemCall: Sendable {
         case "beginBackgroundTaskWithExpirationHandler" where labels == ["beginBackgroundTaskWithExpirationHandler"]:
             self = .begin(name: nil, handler: call.arguments.first?.value)
         case "endBackgroundTask" where call.arguments.count == 1 && labels != ["named"]:
-            self = .end(call.arguments.first?.value)
+            self = .end(call.arguments.first.map { Self.unwrappingIdentifier($0.value) })
         case "performExpiringActivity" where labels.first == "withReason":
             let block = call.argument(labelled: "using") ?? call.arguments.first { $0.label == nil }?.value
             self = .expiringActivity(reason: call.argument(labelled: "withReason"), block: block)

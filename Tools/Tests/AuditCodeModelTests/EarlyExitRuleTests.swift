@@ -63,6 +63,28 @@ struct EarlyExitRuleTests {
             ]) == [])
     }
 
+    @Test func aRawValueAppendedToAListIsHandedOnAndAPlainLocalIsNot() {
+        let source = """
+            final class Uploads {
+                var pending: [Int] = []
+                func start() {
+                    let task = UIApplication.shared.beginBackgroundTask(withName: "Upload") { self.finishAll() }
+                    pending.append(task.rawValue)
+                    if pending.count > 8 { return }
+                    upload()
+                }
+                func finishAll() {
+                    while let raw = pending.popLast() {
+                        UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: raw))
+                    }
+                }
+            }
+            """
+        #expect(findings(["Uploads.swift": source]) == [])
+        let dropped = source.replacingOccurrences(of: "pending.append(task.rawValue)", with: "let raw = task.rawValue")
+        #expect(findings(["Uploads.swift": dropped]) == ["BT008 proven Uploads.swift:6"])
+    }
+
     @Test func aTaskOnlyItsHandlerEndsIsProven() {
         #expect(
             findings([

@@ -110,6 +110,107 @@ struct HandlerReadingTests {
         #expect(handlerFindings(["Service.swift": async]) == ["BT004 proven Service.swift:7"])
     }
 
+    @Test func aHelperThatEndsTheRawValueItKeptInADictionaryEndsTheTask() {
+        let source = """
+            final class Tasks {
+                var tasks: [Int: Int] = [:]
+                func begin(_ key: Int) -> Int {
+                    let identifier = UIApplication.shared.beginBackgroundTask(withName: "Send") {
+                        self.end(key)
+                    }
+                    tasks[key] = identifier.rawValue
+                    return key
+                }
+                func end(_ key: Int) {
+                    if let taskId = tasks[key] {
+                        UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: taskId))
+                        tasks.removeValue(forKey: key)
+                    }
+                }
+            }
+            """
+        #expect(handlerFindings(["Tasks.swift": source]).isEmpty)
+        let logsOnly = source.replacingOccurrences(
+            of: "UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: taskId))",
+            with: "print(taskId)")
+        #expect(handlerFindings(["Tasks.swift": logsOnly]) == ["BT004 proven Tasks.swift:4"])
+    }
+
+    @Test func aHelperThatEndsOnlyOnSomeOfItsPathsLeavesTheHandlerSuspectedNotProven() {
+        // Which path the helper takes depends on what its list holds when the handler runs.
+        let source = """
+            final class Service {
+                struct Entry { let id: String; let task: UIBackgroundTaskIdentifier }
+                var entries: [Entry] = []
+                func start() -> String {
+                    let id = UUID().uuidString
+                    let task = UIApplication.shared.beginBackgroundTask(withName: id) {
+                        self.finish(id)
+                    }
+                    entries.append(Entry(id: id, task: task))
+                    return id
+                }
+                func finish(_ id: String) {
+                    if let index = entries.firstIndex(where: { $0.id == id }) {
+                        UIApplication.shared.endBackgroundTask(entries[index].task)
+                        entries.remove(at: index)
+                    }
+                }
+            }
+            """
+        #expect(handlerFindings(["Service.swift": source]) == ["BT004 suspected Service.swift:6"])
+    }
+
+    @Test func aFlagTestedAndSetBesideTheEndMarksThePathWhereTheTaskWasEndedAlready() {
+        let source = """
+            func save(_ onExpiration: @escaping () -> Void) {
+                let lock = NSLock()
+                var ended = false
+                var task = UIBackgroundTaskIdentifier.invalid
+                task = UIApplication.shared.beginBackgroundTask(withName: "Save") {
+                    onExpiration()
+                    lock.lock()
+                    if !ended {
+                        ended = true
+                        UIApplication.shared.endBackgroundTask(task)
+                        lock.unlock()
+                    } else {
+                        lock.unlock()
+                    }
+                }
+            }
+            """
+        #expect(handlerFindings(["Save.swift": source]).isEmpty)
+        // A flag the ending arm does not set says nothing about an earlier end.
+        let otherFlag = source.replacingOccurrences(of: "ended = true", with: "print(task)")
+        #expect(handlerFindings(["Save.swift": otherFlag]) == ["BT004 proven Save.swift:5"])
+    }
+
+    @Test func anObjectiveCBlockVariableTheHandlerCallsIsReadAsTheLocalBlockItIs() {
+        let source = """
+            @implementation Tracer
+            - (void)flush {
+                void (^cleanup)(BOOL, NSError *_Nullable) = ^(BOOL expired, NSError *_Nullable error) {
+                    [self endFlushTask];
+                };
+                self.flushTask = [[UIApplication sharedApplication] beginBackgroundTaskWithName:@"Flush"
+                                                                           expirationHandler:^{
+                    cleanup(YES, nil);
+                }];
+            }
+            - (void)endFlushTask {
+                if (self.flushTask != UIBackgroundTaskInvalid) {
+                    [[UIApplication sharedApplication] endBackgroundTask:self.flushTask];
+                    self.flushTask = UIBackgroundTaskInvalid;
+                }
+            }
+            @end
+            """
+        #expect(handlerFindings(["Tracer.m": source]).isEmpty)
+        let logsOnly = source.replacingOccurrences(of: "[self endFlushTask];", with: "NSLog(@\"expired\");")
+        #expect(handlerFindings(["Tracer.m": logsOnly]) == ["BT004 proven Tracer.m:6"])
+    }
+
     @Test func anObjectiveCHandlerThatReturnsWhenItsWeakSelfIsGoneMayNotEnd() {
         let source = """
             @implementation Downloader

@@ -86,4 +86,48 @@ struct LaunchHandlerHandOffTests {
                 }
                 """) == [])
     }
+
+    @Test func aTaskKeptInAPropertyAndCompletedThroughItIsSuspectedNotProvenIncomplete() {
+        let source = """
+            final class Fetcher {
+                var task: BGProcessingTask?
+                func register() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "fetch", using: nil) { task in
+                        guard let processing = task as? BGProcessingTask else { return }
+                        self.handle(task: processing)
+                    }
+                }
+                func handle(task: BGProcessingTask) {
+                    self.task = task
+                    task.expirationHandler = { self.finish() }
+                    collect { self.finish() }
+                }
+                func finish() {
+                    self.task?.setTaskCompleted(success: true)
+                }
+            }
+            """
+        #expect(findings(source) == ["BT011 suspected Tasks.swift:4"])
+        // Kept, and completed nowhere: that nothing completes it is shown.
+        let never = source.replacingOccurrences(of: "self.task?.setTaskCompleted(success: true)", with: "print(0)")
+        #expect(findings(never) == ["BT011 proven Tasks.swift:4"])
+    }
+
+    @Test func aGuardThatCastsTheTaskAndChecksMoreCanFailButACastAloneCannot() {
+        let source = """
+            final class Refresher {
+                var isConfigured = false
+                func register() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+                        guard let refresh = task as? BGAppRefreshTask, self.isConfigured else { return }
+                        refresh.expirationHandler = { refresh.setTaskCompleted(success: false) }
+                        self.sync { refresh.setTaskCompleted(success: true) }
+                    }
+                }
+            }
+            """
+        #expect(findings(source) == ["BT011 proven Tasks.swift:5"])
+        let castOnly = source.replacingOccurrences(of: ", self.isConfigured else", with: " else")
+        #expect(findings(castOnly) == [])
+    }
 }

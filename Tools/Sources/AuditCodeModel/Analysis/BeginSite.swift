@@ -101,7 +101,7 @@ public enum StepWalk {
     }
 
     /// The first value `match` gives for a step of `steps`, their nested blocks and the closures they pass, in order.
-    private static func firstLocal<Found>(in steps: [Step], _ match: (Step) -> Found?) -> Found? {
+    static func firstLocal<Found>(in steps: [Step], _ match: (Step) -> Found?) -> Found? {
         for step in steps {
             if let found = match(step) { return found }
             for block in StepWalk.nestedBlocks(of: step) {

@@ -83,16 +83,16 @@ public struct EarlyExitRule: Sendable {
 
     /// Whether `step` ends `name` (at once or in a closure it passes on) or hands it to other code.
     private func handles(_ step: Step, _ name: String) -> Bool {
-        // `helper.identifier = identifier`, `self.task = task`: an object keeps it now.
-        if case .assign(let target, let value) = step.kind, Self.sameIdentifier(value.path?.last, name),
-            let path = target.path, path.count >= 2
-        {
-            return true
+        // `helper.identifier = identifier`, `self.task = task`, `tasks[key] = identifier.rawValue`: an object or a
+        // collection keeps it now.
+        if case .assign(let target, let value) = step.kind, Self.carries(value, name) {
+            let keptByLocal = target.path.map { $0.count < 2 } ?? false
+            if !keptByLocal { return true }
         }
         let calls = StepWalk.calls(in: [step])
         if calls.contains(where: { call in
             if case .end = SystemCall(call) { return index.shims.ends(call, kept: name) }
-            return call.arguments.contains { Self.sameIdentifier($0.value.path?.last, name) }
+            return call.arguments.contains { Self.carries($0.value, name) }
                 || index.shims.ends(call, handle: name)
         }) {
             return true
@@ -221,6 +221,13 @@ public struct EarlyExitRule: Sendable {
 
     /// Whether two names are the same identifier's: equal, or an Objective-C instance variable and its property
     /// (`_identifier` and `identifier`).
+    /// Whether `value` is the identifier `name` or its raw value (`identifier.rawValue`), handed on as it is.
+    static func carries(_ value: CodeExpression, _ name: String) -> Bool {
+        guard let path = value.path, let last = path.last else { return false }
+        if last == "rawValue", path.count >= 2 { return sameIdentifier(path[path.count - 2], name) }
+        return sameIdentifier(last, name)
+    }
+
     static func sameIdentifier(_ other: String?, _ name: String) -> Bool {
         guard let other else { return false }
         return other == name || other.drop { $0 == "_" } == name.drop { $0 == "_" }

@@ -162,7 +162,11 @@ public struct EndAnalysis: Sendable {
                 "the handler returns here when the weakly captured object is gone", at: step.location)
         }
         // `if task != .invalid { end }`: the path with no end is the one with no task to end.
-        let aboutTheTask = Self.checksValidity(branch) || Self.binds(scan.endedNames, in: branch)
+        // `if !ended { ended = true; endBackgroundTask(id) }`: a flag tested and set where the task is ended; the path
+        // that skips the end is the one where it was ended already.
+        let aboutTheTask =
+            Self.checksValidity(branch) || Self.binds(scan.endedNames, in: branch)
+            || Self.testsAndSets(branch, endingArms: zip(branch.arms, arms).filter { $0.1.end != nil }.map(\.0))
         if !branch.isExhaustive, !aboutTheTask { arms.append(scan.fresh()) }
         // An arm of a check on the identifier that ends nothing (`if (task == UIBackgroundTaskInvalid) return;`) is
         // the path with no task to end: it neither ends nor leaves early.
@@ -186,14 +190,36 @@ public struct EndAnalysis: Sendable {
         }
     }
 
+    /// Whether `branch` tests a flag that an arm which ends the task sets (`if (completed == NO) { completed = YES; …
+    /// [application endBackgroundTask:task]; }`).
+    static func testsAndSets(_ branch: Step.Branch, endingArms: [[Step]]) -> Bool {
+        let set = Set(
+            endingArms.flatMap { arm in
+                arm.compactMap { step -> String? in
+                    if case .assign(let target, _) = step.kind { return target.path?.last }
+                    return nil
+                }
+            })
+        guard !set.isEmpty else { return false }
+        return branch.conditions.contains { reads($0) { $0.last.map(set.contains) ?? false } }
+    }
+
     /// Whether a condition reads one of `names` (`!strongSelf`, `weakSelf == nil`, `me.isRunning`).
     private static func mentions(_ condition: Step.Condition, _ names: Set<String>) -> Bool {
+        reads(condition, throughReceivers: true) { $0.first.map(names.contains) ?? false }
+    }
+
+    /// Whether `condition` is an expression that reads a reference `matches` accepts (also as a call's receiver, with
+    /// `throughReceivers`).
+    private static func reads(
+        _ condition: Step.Condition, throughReceivers: Bool = false, _ matches: ([String]) -> Bool
+    ) -> Bool {
         func reads(_ expression: CodeExpression) -> Bool {
             switch expression {
-            case .reference(let path): return path.first.map(names.contains) ?? false
+            case .reference(let path): return matches(path)
             case .other(let parts): return parts.contains(where: reads)
             case .await(let inner): return reads(inner)
-            case .call(let call): return call.receiver.map(reads) ?? false
+            case .call(let call): return throughReceivers && (call.receiver.map(reads) ?? false)
             case .closure, .literal: return false
             }
         }
@@ -225,18 +251,7 @@ public struct EndAnalysis: Sendable {
     /// `task == UIBackgroundTaskInvalid`): then an arm or a missing arm that ends nothing is the path where there is
     /// no task to end.
     static func checksValidity(_ branch: Step.Branch) -> Bool {
-        func mentionsInvalid(_ expression: CodeExpression) -> Bool {
-            switch expression {
-            case .reference(let path): return isInvalidIdentifier(path.last)
-            case .other(let parts): return parts.contains(where: mentionsInvalid)
-            case .await(let inner): return mentionsInvalid(inner)
-            case .call, .closure, .literal: return false
-            }
-        }
-        return branch.conditions.contains { condition in
-            if case .expression(let expression) = condition { return mentionsInvalid(expression) }
-            return false
-        }
+        branch.conditions.contains { reads($0) { isInvalidIdentifier($0.last) } }
     }
 
     private func visit(
@@ -416,6 +431,14 @@ public struct EndAnalysis: Sendable {
             walk(candidate.steps, typeName: candidate.typeName, weakNames: [], depth: depth - 1, into: &inner)
             if let end = inner.end {
                 ending.append((candidate, end))
+            } else if let some = inner.partialEnd {
+                // The helper ends on some of its paths: which one runs depends on state the analysis does not know, so
+                // "no end" is not shown.
+                scan.unresolved.append(
+                    EvidenceLink(
+                        "calls `\(call.name)` (\(candidate.location.path):\(candidate.location.line)), which ends the "
+                            + "task on some paths (line \(some.location.line))", at: call.location, isEstablished: false
+                    ))
             } else if let late = inner.lateEnd {
                 scan.lateEnd =
                     scan.lateEnd

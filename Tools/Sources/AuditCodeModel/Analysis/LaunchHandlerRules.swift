@@ -29,7 +29,8 @@ public struct LaunchHandlerRules: Sendable {
             return [AnalysisFinding(ruleID: "BT012", location: call.location, chain: [register, link])]
         }
         var findings: [AnalysisFinding] = []
-        let expiration = search(closure.steps, for: task, typeName: body.typeName, depth: depth) { step, name in
+        let expiration = search(closure.steps, for: task, typeName: body.typeName, depth: depth, kept: .expiration) {
+            step, name in
             Self.setsExpirationHandler(step, on: name)
         }
         // A handler that completes the task itself before it returns leaves nothing running to stop.
@@ -42,8 +43,14 @@ public struct LaunchHandlerRules: Sendable {
         }
         let completion = search(
             closure.steps, for: task, typeName: body.typeName, depth: depth, skipsExpirationHandler: true,
-            matches: Self.completesOutsideExpiration)
-        if !completion.found {
+            kept: .completion, matches: Self.completesOutsideExpiration)
+        let weakNames = Set(closure.captures.filter { $0.strength != .strong }.map(\.name))
+        if !completion.found, !completion.unresolved.isEmpty,
+            let exit = earlyExit(in: closure.steps, task: task, typeName: body.typeName, depth: 2, weakNames: weakNames)
+        {
+            // A completion the audit cannot follow (a task kept in a property), and a path that leaves before it.
+            findings.append(AnalysisFinding(ruleID: "BT011", location: exit.location, chain: [register, exit]))
+        } else if !completion.found {
             // No path completes it, or only its expiration handler does.
             let link =
                 completion.unresolved.first
@@ -51,8 +58,7 @@ public struct LaunchHandlerRules: Sendable {
                     "nothing completes `\(task)` but, at most, its expiration handler", at: closure.location)
             findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: [register, link]))
         } else if let exit = earlyExit(
-            in: closure.steps, task: task, typeName: body.typeName, depth: 2,
-            weakNames: Set(closure.captures.filter { $0.strength != .strong }.map(\.name)))
+            in: closure.steps, task: task, typeName: body.typeName, depth: 2, weakNames: weakNames)
         {
             findings.append(AnalysisFinding(ruleID: "BT011", location: exit.location, chain: [register] + [exit]))
         } else if !search(
@@ -77,7 +83,7 @@ public struct LaunchHandlerRules: Sendable {
     /// Whether `steps`, or the project code they hand `task` to, contain a step `matches` accepts.
     private func search(
         _ steps: [Step], for task: String, typeName: String?, depth: Int, skipsExpirationHandler: Bool = false,
-        followsCallbacks: Bool = true, matches: (Step, String) -> Bool
+        followsCallbacks: Bool = true, kept: KeptTaskUse? = nil, matches: (Step, String) -> Bool
     ) -> Search {
         var result = Search()
         var work = steps
@@ -91,6 +97,9 @@ public struct LaunchHandlerRules: Sendable {
             // A completion inside the expiration handler is not a path of the work.
             if !skipsExpirationHandler || !Self.setsExpirationHandler(step, on: task) {
                 work += children(of: step, followsCallbacks: followsCallbacks)
+            }
+            if let kept, let link = keptUse(kept, of: step, names: names, typeName: typeName) {
+                result.unresolved.append(link)
             }
             for call in StepWalk.ownCalls(of: step) {
                 guard
@@ -124,13 +133,61 @@ public struct LaunchHandlerRules: Sendable {
                     let inner = search(
                         declaration.steps, for: declaration.parameters[position].name, typeName: declaration.typeName,
                         depth: depth - 1, skipsExpirationHandler: skipsExpirationHandler,
-                        followsCallbacks: followsCallbacks, matches: matches)
+                        followsCallbacks: followsCallbacks, kept: kept, matches: matches)
                     if inner.found { return inner }
                     result.unresolved += inner.unresolved
                 }
             }
         }
         return result
+    }
+
+    /// What the keeper of a task kept in a property is looked for doing with it elsewhere.
+    private enum KeptTaskUse {
+        case completion, expiration
+
+        var text: String {
+            switch self {
+            case .completion: "completes a task"
+            case .expiration: "sets a task's `expirationHandler`"
+            }
+        }
+    }
+
+    /// `self.task = task` (or `tasks[id] = task`, `helper.task = task`): the task kept where other code uses it later.
+    /// Where the keeper's code (the type and its superclasses; any code for another object) completes a task or sets
+    /// its expiration handler, "nothing does" is not shown; that every path of the work reaches it is not shown either.
+    private func keptUse(_ use: KeptTaskUse, of step: Step, names: Set<String>, typeName: String?) -> EvidenceLink? {
+        guard case .assign(let target, let value) = step.kind, names.contains(where: { Self.names($0, value) }) else {
+            return nil
+        }
+        let path = target.path ?? []
+        guard path.count != 1 || typeName.map({ !index.properties(named: path[0], in: $0).isEmpty }) == true else {
+            return nil  // a local: the walk follows it
+        }
+        var keepers: [CodeBody] = []
+        if path.count <= 2, path.first.map({ $0 == "self" || path.count == 1 }) ?? false, let typeName {
+            var type: String? = typeName
+            var seen: Set<String> = []
+            while let current = type, seen.insert(current).inserted {
+                keepers += index.bodies(inType: current)
+                type = index.superclass(of: current)
+            }
+        } else {
+            keepers = index.files.flatMap(\.bodies)
+        }
+        let found = keepers.lazy.compactMap { keeper -> CodeRange? in
+            switch use {
+            case .completion: keeper.calls.first(where: Self.isCompletion)?.location
+            case .expiration:
+                StepWalk.firstLocal(in: keeper.steps) { Self.setsExpirationHandler($0) ? $0.location : nil }
+            }
+        }.first
+        guard let found else { return nil }
+        return EvidenceLink(
+            "keeps the task in `\(path.isEmpty ? "a collection" : path.joined(separator: "."))`; the project \(use.text) "
+                + "kept so at \(found.path):\(found.line), on paths the audit does not follow",
+            at: step.location, isEstablished: false)
     }
 
     /// The first exit of the handler's own flow before any completion of `task`; a `guard` on casting `task` to its
@@ -166,21 +223,23 @@ public struct LaunchHandlerRules: Sendable {
                 if let value, StepWalk.calls(in: value).contains(where: Self.isCompletion) { return .completes }
                 return .exits(EvidenceLink("returns without completing `\(task)`", at: step.location))
             case .branch(let branch) where branch.form == .guard:
-                let castsTask = branch.conditions.contains { condition in
+                // A cast of the task to its registered type cannot fail; `guard let self` of a `[weak self]` leaves
+                // only if the object is gone, which depends on what keeps it alive. Any other condition can fail.
+                func castsTask(_ condition: Step.Condition) -> Bool {
                     if case .binding(_, let value) = condition, let value { return Self.names(task, value) }
                     return false
                 }
-                if !castsTask,
+                func bindsWeak(_ condition: Step.Condition) -> Bool {
+                    guard case .binding(let name, let value) = condition else { return false }
+                    return weakNames.contains(name) || value?.path.map { weakNames.contains($0[0]) } == true
+                }
+                let canFail = branch.conditions.contains { !castsTask($0) && !bindsWeak($0) }
+                let bindsWeak = branch.conditions.contains(where: bindsWeak)
+                if canFail || bindsWeak,
                     branch.arms.first.map({ Self.leaves($0) && !$0.contains(where: Self.completesAny) }) == true
                 {
-                    // `guard let self` of a `[weak self]`: it leaves only if the object is gone, which depends on what
-                    // keeps it alive.
-                    let bindsWeak = branch.conditions.contains { condition in
-                        guard case .binding(let name, let value) = condition else { return false }
-                        return weakNames.contains(name) || value?.path.map { weakNames.contains($0[0]) } == true
-                    }
                     return .exits(
-                        bindsWeak
+                        !canFail
                             ? EvidenceLink(
                                 "this guard leaves without completing `\(task)` when the weakly captured object is gone",
                                 at: step.location, isEstablished: false)
@@ -257,7 +316,7 @@ public struct LaunchHandlerRules: Sendable {
     }
 
     /// `task.expirationHandler = …` or `[task setExpirationHandler:…]`.
-    private static func setsExpirationHandler(_ step: Step, on task: String) -> Bool {
+    private static func setsExpirationHandler(_ step: Step, on task: String = "") -> Bool {
         if case .assign(let target, _) = step.kind, let path = target.path, path.last == "expirationHandler" {
             return true
         }

@@ -50,6 +50,7 @@ extension ObjectiveCStatements {
     /// The name a local declaration declares (`UIBackgroundTaskIdentifier task`, `__block NSString *name`,
     /// `__weak typeof(self) weakSelf`), or `nil` when `range` is not one.
     private func declaredName(_ range: Range<Int>) -> String? {
+        if let name = blockDeclaredName(range) { return name }
         var names: [String] = []
         var index = range.lowerBound
         while index < range.upperBound {
@@ -76,6 +77,21 @@ extension ObjectiveCStatements {
             !["return", "else", "case", "goto"].contains(names.first ?? "")
         else { return nil }
         return name
+    }
+
+    /// The name a block variable's declaration declares: `void (^cleanup)(BOOL, NSError *)`,
+    /// `dispatch_block_t _Nullable (^_Nonnull finish)(void)`; `nil` when `range` is not one.
+    private func blockDeclaredName(_ range: Range<Int>) -> String? {
+        guard
+            let open = range.first(where: { tokens[$0].is("(") }), open > range.lowerBound,
+            syntax.token(open + 1)?.is("^") == true, let close = partner(open), close < range.upperBound,
+            (range.lowerBound..<open).allSatisfy({ tokens[$0].kind == .identifier || tokens[$0].text == "*" })
+        else { return nil }
+        // After the name's parentheses, only the parameter list: `(BOOL, NSError *)`, up to the end of the range.
+        if close + 1 < range.upperBound {
+            guard tokens[close + 1].is("("), partner(close + 1) == range.upperBound - 1 else { return nil }
+        }
+        return (open + 2..<close).last { tokens[$0].kind == .identifier }.map { tokens[$0].text }
     }
 
     // MARK: - Expressions
