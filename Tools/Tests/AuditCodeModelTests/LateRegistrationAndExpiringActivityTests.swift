@@ -90,7 +90,7 @@ struct LateRegistrationAndExpiringActivityTests {
             }
             func render() {
                 ProcessInfo.processInfo.performExpiringActivity(withReason: "Render") { expired in
-                    guard !expired else { return }
+                    guard !expired else { return Thumbnails.cancelRendering() }
                     let result = Thumbnails.renderAll()
                     DispatchQueue.main.async { show(result) }
                 }
@@ -147,5 +147,38 @@ struct LateRegistrationAndExpiringActivityTests {
             files.flatMap(ExpiringActivityRule().findings(in:)).map { "\($0.ruleID) \($0.location.line)" } == [
                 "BT009 5"
             ])
+    }
+
+    @Test func aBlockThatIgnoresItsExpiryOrCallsAHelperThatDispatchesIsSuspected() {
+        let source = """
+            final class Sender {
+                func flush() {
+                    ProcessInfo.processInfo.performExpiringActivity(withReason: "Flush") { expired in
+                        guard !expired else { return }
+                        store.writeAll()
+                    }
+                }
+                func report() {
+                    ProcessInfo.processInfo.performExpiringActivity(withReason: "Report") { expired in
+                        if expired { return }
+                        self.send()
+                    }
+                }
+                func send() {
+                    DispatchQueue.global().async { post() }
+                }
+            }
+            """
+        let files = read(["Sender.swift": source])
+        let found = files.flatMap(ExpiringActivityRule(index: ProjectIndex(files: files)).findings(in:))
+        #expect(ModelFixture.summary(found) == ["BT009 suspected Sender.swift:3", "BT009 suspected Sender.swift:9"])
+        #expect(found.last?.chain.last?.text.contains("calls `send`, which hands work to `async`") == true)
+        // Told expired, the first block stops its work; the second waits for the helper's.
+        let stopping = source.replacingOccurrences(
+            of: "guard !expired else { return }", with: "guard !expired else { return store.cancelWriting() }"
+        ).replacingOccurrences(of: "if expired { return }", with: "if expired { return Network.cancelPosts() }")
+            .replacingOccurrences(of: "DispatchQueue.global().async { post() }", with: "post()")
+        let clean = read(["Sender.swift": stopping])
+        #expect(clean.flatMap(ExpiringActivityRule(index: ProjectIndex(files: clean)).findings(in:)).isEmpty)
     }
 }

@@ -251,4 +251,28 @@ struct LaunchHandlerRulesTests {
             """
         #expect(findings(["App.swift": source]) == ["BT011 proven App.swift:4"])
     }
+
+    @Test func aCompletionOnOneBranchOnlyIsSuspectedAndOneOnEveryBranchIsNot() {
+        let source = """
+            final class Refresher {
+                func register() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+                        task.expirationHandler = { self.stop() }
+                        self.handle(task)
+                    }
+                }
+                func handle(_ task: BGTask) {
+                    if network.isReachable {
+                        task.setTaskCompleted(success: true)
+                    }
+                }
+                func stop() {}
+            }
+            """
+        #expect(findings(["App.swift": source]) == ["BT011 suspected App.swift:3"])
+        let everyBranch = source.replacingOccurrences(
+            of: "true)\n        }",
+            with: "true)\n        } else {\n            task.setTaskCompleted(success: false)\n        }")
+        #expect(findings(["App.swift": everyBranch]) == [])
+    }
 }

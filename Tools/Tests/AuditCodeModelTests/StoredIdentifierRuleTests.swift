@@ -89,4 +89,23 @@ struct StoredIdentifierRuleTests {
                 }
                 """) == ["BT005 suspected 5"])
     }
+
+    @Test func anOverwriteMakesTheFirstTasksEndEndTheNewerTaskAsLikelyAsTheOverwriteItself() {
+        let source = """
+            final class Sync {
+                var task = UIBackgroundTaskIdentifier.invalid
+                func start() {
+                    task = UIApplication.shared.beginBackgroundTask(withName: "Sync") { self.finish() }
+                }
+                func finish() {
+                    UIApplication.shared.endBackgroundTask(task)
+                    task = .invalid
+                }
+            }
+            """
+        #expect(findings("Sync.swift", source) == ["BT005 suspected 4", "BT007 suspected 4"])
+        // An end that does not read the property (it keeps its own copy) is not the one an overwrite redirects.
+        let copied = source.replacingOccurrences(of: "endBackgroundTask(task)", with: "endBackgroundTask(copy)")
+        #expect(findings("Sync.swift", copied) == ["BT005 suspected 4"])
+    }
 }

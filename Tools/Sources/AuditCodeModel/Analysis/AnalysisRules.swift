@@ -26,12 +26,13 @@ public struct AnalysisRules: Sendable {
         else { return [] }
         let handlers = HandlerRules(index: index)
         var all = BeginSite.all(in: file, index: index).flatMap { handlers.findings(for: $0) }
+        // Before the stored-identifier rule: its BT007 (an old end after an overwrite) is the second reason at a place.
+        all += DoubleEndRule(index: index).findings(in: file)
         all += StoredIdentifierRule(index: index).findings(in: file)
         all += CaptureBeforeAssignmentRule(index: index).findings(in: file)
-        all += DoubleEndRule(index: index).findings(in: file)
         all += EarlyExitRule(index: index).findings(in: file)
         all += CallbackEndRule(index: index).findings(in: file)
-        all += ExpiringActivityRule().findings(in: file)
+        all += ExpiringActivityRule(index: index).findings(in: file)
         all += LaunchHandlerRules(index: index).findings(in: file)
         all += DoubleCompletionRule(index: index).findings(in: file)
         all += LateRegistrationRule(index: index).findings(in: file)

@@ -26,12 +26,8 @@ public struct EarlyExitRule: Sendable {
                     if case .local = Self.keeper(of: name, step: step, in: body, index: index) { true } else { false }
                 if isLocal, let exit = firstUnendedExit(in: rest, name: name, state: &state) {
                     found.append(AnalysisFinding(ruleID: "BT008", location: exit.location, chain: [link, exit]))
-                } else if !state.handled, !endedElsewhere(name, besides: begin, step: step, in: body) {
-                    let never = EvidenceLink(
-                        name == "_"
-                            ? "nothing but its expiration handler can end it: it is held until time runs out"
-                            : "nothing but its expiration handler ever ends `\(name)`: it is held until time runs out",
-                        at: begin.location)
+                } else if !state.handled, let never = endedOnlyElsewhere(name, begin, step: step, rest: rest, in: body)
+                {
                     found.append(AnalysisFinding(ruleID: "BT008", location: begin.location, chain: [link, never]))
                 }
             }
@@ -39,6 +35,33 @@ public struct EarlyExitRule: Sendable {
             for inner in StepWalk.nestedBlocks(of: step) { found += findings(in: inner, of: body) }
         }
         return found
+    }
+
+    /// For a begin whose own work neither ends the task nor hands it on: that nothing but the handler ends it
+    /// (established), or that it is ended only in other code, which paths of the work reach not shown (a completion
+    /// method, a lifecycle callback); `nil` when the identifier goes back to the caller or the work hands it on.
+    private func endedOnlyElsewhere(
+        _ name: String, _ begin: CodeCall, step: Step, rest: [Step], in body: CodeBody
+    ) -> EvidenceLink? {
+        switch elsewhere(name, besides: begin, step: step, in: body) {
+        case .nowhere:
+            return EvidenceLink(
+                name == "_"
+                    ? "nothing but its expiration handler can end it: it is held until time runs out"
+                    : "nothing but its expiration handler ever ends `\(name)`: it is held until time runs out",
+                at: begin.location)
+        case .ended(let end):
+            let inOwnBody = end.path == body.location.path && body.location.contains(line: end.line)
+            guard !inOwnBody, !handsKeeperToCaller(step, in: body), !rest.contains(where: { handles($0, name) }) else {
+                return nil
+            }
+            return EvidenceLink(
+                "the work after it neither ends `\(name)` nor hands it on; it is ended in other code "
+                    + "(\(end.path == begin.location.path ? "" : "\(end.path):")\(end.line)), which the audit does not "
+                    + "show every path of the work reaching", at: begin.location, isEstablished: false)
+        case .handedToCaller:
+            return nil
+        }
     }
 
     /// What the walk after a begin knows.
@@ -110,10 +133,20 @@ public struct EarlyExitRule: Sendable {
         }
     }
 
+    /// Where code other than the begin's own handler ends `name` or hands it on.
+    private enum Elsewhere {
+        /// Nothing but the handler ends it.
+        case nowhere
+        /// The first end found outside the handler (or the call that hands the identifier on).
+        case ended(CodeRange)
+        /// `return taskID`: the caller gets the identifier.
+        case handedToCaller
+    }
+
     /// Whether code other than the begin's own handler ends `name` or hands it on: for a local, the begin's body (its
     /// closures included); for a property of the type, every body of the type, its extensions and its superclasses;
     /// for another object's property, any body of the project.
-    private func endedElsewhere(_ name: String, besides begin: CodeCall, step: Step, in body: CodeBody) -> Bool {
+    private func elsewhere(_ name: String, besides begin: CodeCall, step: Step, in body: CodeBody) -> Elsewhere {
         let handlerRange = begin.closures.first?.location
         let candidates: [CodeBody]
         switch Self.keeper(of: name, step: step, in: body, index: index) {
@@ -132,7 +165,7 @@ public struct EarlyExitRule: Sendable {
         }
         // In the begin's own body, any end outside the handler ends this task (`guard let id = self.task` then
         // `endBackgroundTask(id)` in the work's closure).
-        let endsInOwnBody = body.calls.contains { call in
+        let endInOwnBody = body.calls.first { call in
             guard case .end = SystemCall(call) else {
                 guard index.shims.ends(call, handle: name) else { return false }
                 return handlerRange.map { !$0.contains(line: call.location.line) } ?? true
@@ -140,13 +173,13 @@ public struct EarlyExitRule: Sendable {
             guard let handlerRange, handlerRange.path == call.location.path else { return true }
             return !handlerRange.contains(line: call.location.line)
         }
-        if endsInOwnBody { return true }
+        if let endInOwnBody { return .ended(endInOwnBody.location) }
         // `return taskID`: the caller gets the identifier, and ending it is the caller's part.
-        if candidates.contains(where: { Self.returns(name, in: $0.steps) }) { return true }
-        return candidates.contains { candidate in
+        if candidates.contains(where: { Self.returns(name, in: $0.steps) }) { return .handedToCaller }
+        for candidate in candidates {
             // `UIBackgroundTaskIdentifier taskID = self.task; … endBackgroundTask:taskID`: a copy ended.
             let names = Self.copies(of: name, in: candidate.steps).union([name])
-            return candidate.calls.contains { call in
+            let end = candidate.calls.first { call in
                 guard case .end(let argument) = SystemCall(call),
                     names.contains(where: { Self.sameIdentifier(argument?.path?.last, $0) })
                 else {
@@ -156,7 +189,19 @@ public struct EarlyExitRule: Sendable {
                 guard let handlerRange, handlerRange.path == call.location.path else { return true }
                 return !handlerRange.contains(line: call.location.line)
             }
+            if let end { return .ended(end.location) }
         }
+        return .nowhere
+    }
+
+    /// Whether the object that keeps the identifier goes back to the caller (`keepalive.identifier = begin(…)`, then
+    /// `return keepalive`), or the body is one of the project's begin shims: ending it is then the caller's part.
+    private func handsKeeperToCaller(_ step: Step, in body: CodeBody) -> Bool {
+        if let name = body.name, index.shims.beginNames.contains(name) { return true }
+        guard case .assign(let target, _) = step.kind, let root = target.path?.first, root != "self" else {
+            return false
+        }
+        return Self.returns(root, in: body.steps)
     }
 
     /// Whether `steps` (blocks included, closures not) return `name`'s value.

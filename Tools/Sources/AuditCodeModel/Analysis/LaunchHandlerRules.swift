@@ -70,6 +70,13 @@ public struct LaunchHandlerRules: Sendable {
                 "completes `\(task)` only inside callbacks; that every path of the work calls one is not shown",
                 at: closure.location, isEstablished: false)
             findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: [register, link]))
+        } else if !completesInFlow(closure.steps, task: task, typeName: body.typeName, depth: depth) {
+            // Every completion is inside a branch, a loop or a closure, here or in the project code the task is handed
+            // to: the early exits were looked for, the conditions that choose the path were not.
+            let link = EvidenceLink(
+                "completes `\(task)` only on some branches of its work, here or in the code it hands the task to; that "
+                    + "every path completes it is not shown", at: closure.location, isEstablished: false)
+            findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: [register, link]))
         }
         return findings
     }
@@ -140,6 +147,53 @@ public struct LaunchHandlerRules: Sendable {
             }
         }
         return result
+    }
+
+    /// Whether `steps` complete `task` in their own flow: a statement at their top level (or in a `do`, a `defer`, every
+    /// arm of an exhaustive branch, a closure passed on: when callbacks run is the callback check's question) completes
+    /// it, or hands it to project code, resolved, that does so in its own flow.
+    private func completesInFlow(_ steps: [Step], task: String, typeName: String?, depth: Int) -> Bool {
+        let names = StepWalk.aliases(of: task, in: steps, boundBy: Self.names)
+        return steps.contains { step in
+            if Self.completesDirectly(step, task) { return true }
+            if !Self.setsExpirationHandler(step, on: task) {
+                for call in StepWalk.ownCalls(of: step) {
+                    for case .closure(let closure) in call.arguments.map(\.value)
+                    where completesInFlow(closure.steps, task: task, typeName: typeName, depth: depth) {
+                        return true
+                    }
+                }
+            }
+            switch step.kind {
+            case .guarded(let body, _), .deferred(let body):
+                if completesInFlow(body, task: task, typeName: typeName, depth: depth) { return true }
+            case .branch(let branch) where branch.isExhaustive && branch.form != .guard && !branch.arms.isEmpty:
+                let all = branch.arms.allSatisfy {
+                    completesInFlow($0, task: task, typeName: typeName, depth: depth)
+                }
+                if all { return true }
+            default:
+                break
+            }
+            guard depth > 0 else { return false }
+            for call in StepWalk.ownCalls(of: step) {
+                guard
+                    let position = call.arguments.firstIndex(where: { argument in
+                        names.contains { Self.names($0, argument.value) }
+                    })
+                else { continue }
+                let resolution = index.resolve(call, in: typeName)
+                guard resolution.isShown else { continue }
+                let completes = resolution.declarations.contains { declaration in
+                    declaration.parameters.indices.contains(position)
+                        && completesInFlow(
+                            declaration.steps, task: declaration.parameters[position].name,
+                            typeName: declaration.typeName, depth: depth - 1)
+                }
+                if completes { return true }
+            }
+            return false
+        }
     }
 
     /// What the keeper of a task kept in a property is looked for doing with it elsewhere.

@@ -32,7 +32,12 @@ public struct StoredIdentifierRule: Sendable {
                 else { break }
                 if ended.contains(name) { break }
                 if let check = guards[name] {
-                    if let race = checkRace(name: name, begin: begin, check: check, body: body) { found.append(race) }
+                    if let race = checkRace(name: name, begin: begin, check: check, body: body) {
+                        found.append(race)
+                        if let late = lateEnd(of: name, begin: begin, body: body, overwrite: race.chain[1]) {
+                            found.append(late)
+                        }
+                    }
                     break
                 }
                 let stored = EvidenceLink("keeps the task's identifier in the property `\(name)`", at: begin.location)
@@ -43,6 +48,7 @@ public struct StoredIdentifierRule: Sendable {
                         "a second begin while the first task is live overwrites `\(name)`, and the first is never ended "
                             + "(nothing here checks it or ends it first)", at: step.location, isEstablished: false)
                 found.append(AnalysisFinding(ruleID: "BT005", location: begin.location, chain: [stored, second]))
+                if let late = lateEnd(of: name, begin: begin, body: body, overwrite: second) { found.append(late) }
             case .branch(let branch):
                 var mentioned = guards
                 for name in branch.conditions.flatMap(Self.names) { mentioned[name] = step.location }
@@ -65,6 +71,26 @@ public struct StoredIdentifierRule: Sendable {
             }
         }
         return found
+    }
+
+    /// BT007 beside an overwrite: the first task's end (its handler's, its work's) reads the property, so once a second
+    /// begin has overwritten it, that end ends the newer task. As likely as the overwrite, so never more than it.
+    private func lateEnd(of name: String, begin: CodeCall, body: CodeBody, overwrite: EvidenceLink) -> AnalysisFinding?
+    {
+        let bodies = body.typeName.map { index.bodies(inType: $0) } ?? [body]
+        guard
+            let end = bodies.lazy.flatMap(\.calls).first(where: { call in
+                if case .end(let argument) = SystemCall(call) { return argument?.path?.last == name }
+                return false
+            })
+        else { return nil }
+        let chain = [
+            overwrite,
+            EvidenceLink(
+                "the first task's end reads `\(name)` (line \(end.location.line)): after the overwrite it ends the newer "
+                    + "task, and the first is never ended", at: end.location, isEstablished: false),
+        ]
+        return AnalysisFinding(ruleID: "BT007", location: begin.location, chain: chain)
     }
 
     /// A check of the identifier before the begin that does not rule the overwrite out when two threads run the

@@ -51,10 +51,13 @@
     }];
 }
 
-// sample: the work done synchronously, then a UI update posted to the main queue
+// sample: the work done synchronously (stopped when told expired), then a UI update posted to the main queue
 - (void)render {
     [[NSProcessInfo processInfo] performExpiringActivityWithReason:@"Render" usingBlock:^(BOOL expired) {
-        if (expired) return;
+        if (expired) {
+            [Thumbnails cancelRendering];
+            return;
+        }
         NSArray *result = [Thumbnails renderAll];
         dispatch_async(dispatch_get_main_queue(), ^{
             [self show:result];

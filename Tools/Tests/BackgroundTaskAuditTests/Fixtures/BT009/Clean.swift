@@ -55,10 +55,10 @@ final class WidgetRefresher {
         }
     }
 
-    // sample: the work done synchronously, then a UI update posted to the main queue
+    // sample: the work done synchronously (stopped when told expired), then a UI update posted to the main queue
     func render() {
         ProcessInfo.processInfo.performExpiringActivity(withReason: "Render", using: { expired in
-            guard !expired else { return }
+            guard !expired else { return Thumbnails.cancelRendering() }
             let result = Thumbnails.renderAll()
             DispatchQueue.main.async { self.show(result) }
         })
