@@ -157,4 +157,29 @@ struct CaptureBeforeAssignmentRuleTests {
                 }
                 """) == ["BT006 suspected 5"])
     }
+
+    @Test func anIdentifierStoredAfterTheBeginWhereTheHandlerLooksItUpIsSuspectedOffTheMainThread() {
+        let source = """
+            final class Tasks {
+                var tasks: [Int: Int] = [:]
+                func begin(_ key: Int) {
+                    DispatchQueue.global().async {
+                        let identifier = UIApplication.shared.beginBackgroundTask(withName: "Send") {
+                            self.end(key)
+                        }
+                        self.tasks[key] = identifier.rawValue
+                    }
+                }
+                func end(_ key: Int) {
+                    if let raw = tasks.removeValue(forKey: key) {
+                        UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: raw))
+                    }
+                }
+            }
+            """
+        #expect(findings("Tasks.swift", source) == ["BT006 suspected 5"])
+        // Begun on the main queue, the handler cannot run before the store.
+        let onMain = source.replacingOccurrences(of: "DispatchQueue.global().async", with: "DispatchQueue.main.async")
+        #expect(findings("Tasks.swift", onMain) == [])
+    }
 }

@@ -30,7 +30,22 @@ public struct CaptureBeforeAssignmentRule: Sendable {
         let typeName = body.typeName
         var found: [AnalysisFinding] = []
         var offMain = offMain
-        for step in steps {
+        for (position, step) in steps.enumerated() {
+            if case .declare(let name, _, let value?) = step.kind, let (call, handler) = Self.begin(in: value),
+                let store = laterStore(of: name, in: Array(steps[(position + 1)...])),
+                callsOwnMethod(handler, typeName), let thread = offMainLink(call, in: body, offMain: offMain)
+            {
+                // `let id = begin { self.end(key) }`, then `tasks[key] = id.rawValue`: the handler looks the task up
+                // where the identifier is stored only after the begin returns.
+                let chain = [
+                    thread,
+                    EvidenceLink(
+                        "keeps it in `\(name)` and stores it only at line \(store.line), after the begin returns, while "
+                            + "the handler, through its own type's code, may already look for it there",
+                        at: store, isEstablished: false),
+                ]
+                found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
+            }
             if case .declare(let name, let isShared, let value) = step.kind, language == .objectiveC {
                 // A local that is not `__block`, declared and begun in one statement, is copied into the block
                 // before it is assigned.
@@ -97,6 +112,33 @@ public struct CaptureBeforeAssignmentRule: Sendable {
             return EvidenceLink(
                 "begins a task on a thread the project does not show: if it is not the main thread, the handler can "
                     + "run before the identifier is stored", at: call.location, isEstablished: false)
+        }
+    }
+
+    /// Where `steps` (their blocks and closures included) first store the local `name`, or its raw value, in a
+    /// property, a collection or another object's code: `tasks[key] = id.rawValue`, `self.tasks.append(task)`.
+    private func laterStore(of name: String, in steps: [Step]) -> CodeRange? {
+        StepWalk.firstLocal(in: steps) { step -> CodeRange? in
+            if case .assign(let target, let value) = step.kind, EarlyExitRule.carries(value, name) {
+                return target.path.map { $0.count >= 2 } ?? true ? step.location : nil
+            }
+            // `self.tasks.append(task)`, `Entry(id: id, task: task)`: handed on, or wrapped to be.
+            func carries(_ value: CodeExpression) -> Bool {
+                EarlyExitRule.carries(value, name)
+                    || value.calls.contains { $0.arguments.map(\.value).contains(where: carries) }
+            }
+            let passes = StepWalk.ownCalls(of: step).contains { call in
+                SystemCall(call) == nil && call.arguments.map(\.value).contains(where: carries)
+            }
+            return passes ? step.location : nil
+        }
+    }
+
+    /// Whether the handler calls a method of its own type (on `self`, a weak copy of it, or no receiver).
+    private func callsOwnMethod(_ handler: CodeBody, _ typeName: String?) -> Bool {
+        guard let index, let typeName else { return false }
+        return handler.calls.contains { call in
+            (call.receiver?.path ?? []).count <= 1 && !index.methods(named: call.name, in: typeName).isEmpty
         }
     }
 
