@@ -81,6 +81,17 @@ public struct ProjectIndex: Sendable {
         return types(named: first).contains { $0.kind == .class } ? first : nil
     }
 
+    /// `typeName` and its superclasses, nearest first.
+    public func typeAndSuperclasses(of typeName: String) -> [String] {
+        var types: [String] = []
+        var current: String? = typeName
+        while let type = current, !types.contains(type) {
+            types.append(type)
+            current = superclass(of: type)
+        }
+        return types
+    }
+
     /// Whether `typeName` (or an extension of it, or a superclass) is `@MainActor`.
     public func isMainActor(_ typeName: String) -> Bool {
         var visited: Set<String> = []

@@ -120,7 +120,7 @@ public struct CaptureBeforeAssignmentRule: Sendable {
     private func laterStore(of name: String, in steps: [Step]) -> CodeRange? {
         StepWalk.firstLocal(in: steps) { step -> CodeRange? in
             if case .assign(let target, let value) = step.kind, EarlyExitRule.carries(value, name) {
-                return target.path.map { $0.count >= 2 } ?? true ? step.location : nil
+                return EarlyExitRule.keepsOutsideLocal(target) ? step.location : nil
             }
             // `self.tasks.append(task)`, `Entry(id: id, task: task)`: handed on, or wrapped to be.
             func carries(_ value: CodeExpression) -> Bool {
@@ -136,22 +136,22 @@ public struct CaptureBeforeAssignmentRule: Sendable {
 
     /// Whether the handler calls a method of its own type (on `self`, a weak copy of it, or no receiver).
     private func callsOwnMethod(_ handler: CodeBody, _ typeName: String?) -> Bool {
-        guard let index, let typeName else { return false }
-        return handler.calls.contains { call in
-            (call.receiver?.path ?? []).count <= 1 && !index.methods(named: call.name, in: typeName).isEmpty
-        }
+        !ownMethods(calledBy: handler, typeName).isEmpty
     }
 
     /// Whether the handler calls a method of its own type (on `self`, a weak copy of it, or no receiver) that reads
     /// `name`.
     private func readsThroughOwnMethod(_ handler: CodeBody, _ name: String, _ typeName: String?) -> Bool {
-        guard let index, let typeName else { return false }
-        return handler.calls.contains { call in
-            let receiver = call.receiver?.path ?? []
-            guard receiver.count <= 1 else { return false }
-            let labels = call.arguments.map { $0.label ?? "_" }
-            return index.methods(named: call.name, labels: labels, in: typeName).contains { $0.reads(name) }
-                || index.methods(named: call.name, in: typeName).contains { $0.reads(name) }
+        ownMethods(calledBy: handler, typeName).contains { $0.reads(name) }
+    }
+
+    /// The declarations of its own type's methods the handler calls on `self`, a weak copy of it or no receiver (those
+    /// with the call's labels first).
+    private func ownMethods(calledBy handler: CodeBody, _ typeName: String?) -> [CodeBody] {
+        guard let index, let typeName else { return [] }
+        return handler.calls.filter { ($0.receiver?.path ?? []).count <= 1 }.flatMap { call in
+            index.methods(named: call.name, labels: call.arguments.map { $0.label ?? "_" }, in: typeName)
+                + index.methods(named: call.name, in: typeName)
         }
     }
 

@@ -108,9 +108,8 @@ public struct EarlyExitRule: Sendable {
     private func handles(_ step: Step, _ name: String) -> Bool {
         // `helper.identifier = identifier`, `self.task = task`, `tasks[key] = identifier.rawValue`: an object or a
         // collection keeps it now.
-        if case .assign(let target, let value) = step.kind, Self.carries(value, name) {
-            let keptByLocal = target.path.map { $0.count < 2 } ?? false
-            if !keptByLocal { return true }
+        if case .assign(let target, let value) = step.kind, Self.carries(value, name), Self.keepsOutsideLocal(target) {
+            return true
         }
         let calls = StepWalk.calls(in: [step])
         if calls.contains(where: { call in
@@ -153,13 +152,7 @@ public struct EarlyExitRule: Sendable {
         case .local:
             candidates = [body]
         case .ownProperty(let typeName):
-            var types: [String] = []
-            var current: String? = typeName
-            while let type = current, !types.contains(type) {
-                types.append(type)
-                current = index.superclass(of: type)
-            }
-            candidates = types.flatMap { index.bodies(inType: $0) } + [body]
+            candidates = index.typeAndSuperclasses(of: typeName).flatMap { index.bodies(inType: $0) } + [body]
         case .otherObject:
             candidates = index.files.flatMap(\.bodies)
         }
@@ -271,6 +264,12 @@ public struct EarlyExitRule: Sendable {
         guard let path = value.path, let last = path.last else { return false }
         if last == "rawValue", path.count >= 2 { return sameIdentifier(path[path.count - 2], name) }
         return sameIdentifier(last, name)
+    }
+
+    /// Whether an assignment to `target` keeps its value past a local: a member (`self.task`, `helper.id`) or a
+    /// subscript (`tasks[key]`), not a bare name.
+    static func keepsOutsideLocal(_ target: CodeExpression) -> Bool {
+        target.path.map { $0.count >= 2 } ?? true
     }
 
     static func sameIdentifier(_ other: String?, _ name: String) -> Bool {

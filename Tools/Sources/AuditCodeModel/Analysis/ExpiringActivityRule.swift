@@ -78,23 +78,22 @@ public struct ExpiringActivityRule: Sendable {
     private func helperDispatch(in block: CodeBody) -> (CodeCall, CodeCall)? {
         guard let index else { return nil }
         let expired = block.parameters.first?.name
+        // The one function or method a call's name and labels declare, or `nil` (none, or several: not shown which).
+        func declaration(of call: CodeCall) -> CodeBody? {
+            let declarations = index.bodies(named: call.name, labels: call.arguments.map { $0.label ?? "_" })
+            guard declarations.count == 1, let only = declarations.first, only.kind != .closure else { return nil }
+            return only
+        }
         func dispatch(in steps: [Step], depth: Int) -> CodeCall? {
             if let found = Self.workDispatch(in: steps, expired: nil, afterWork: false) { return found }
             guard depth > 0 else { return nil }
-            for call in StepWalk.calls(in: steps) where call.name.first?.isLowercase == true {
-                let declarations = index.bodies(named: call.name, labels: call.arguments.map { $0.label ?? "_" })
-                guard declarations.count == 1, let declaration = declarations.first, declaration.kind != .closure
-                else { continue }
-                if dispatch(in: declaration.steps, depth: depth - 1) != nil { return call }
+            return StepWalk.calls(in: steps).first { call in
+                call.name.first?.isLowercase == true
+                    && declaration(of: call).flatMap { dispatch(in: $0.steps, depth: depth - 1) } != nil
             }
-            return nil
         }
         for call in Self.workCalls(block.steps, expired: expired) {
-            let declarations = index.bodies(named: call.name, labels: call.arguments.map { $0.label ?? "_" })
-            guard declarations.count == 1, let declaration = declarations.first, declaration.kind != .closure,
-                let found = dispatch(in: declaration.steps, depth: 1)
-            else { continue }
-            return (call, found)
+            if let found = declaration(of: call).flatMap({ dispatch(in: $0.steps, depth: 1) }) { return (call, found) }
         }
         return nil
     }
@@ -133,9 +132,7 @@ public struct ExpiringActivityRule: Sendable {
         for step in steps {
             if case .branch(let branch) = step.kind {
                 let arm = expired.flatMap { expiryArm(of: branch, $0) }
-                for (position, other) in branch.arms.enumerated() {
-                    if branch.form == .guard, arm != nil { continue }  // `guard !expired else { … }`: the else
-                    if position == arm { continue }
+                for (position, other) in branch.arms.enumerated() where position != arm {
                     found += workCalls(other, expired: expired)
                 }
                 continue
@@ -163,16 +160,10 @@ public struct ExpiringActivityRule: Sendable {
         var afterWork = afterWork
         for step in steps {
             if case .branch(let branch) = step.kind {
-                // Which arm runs on expiry: the first of `if expired`, the second of `if !expired`.
-                let expiryArm = expired.flatMap { name -> Int? in
-                    for case .expression(let expression) in branch.conditions where mentions(expression, name) {
-                        return isNegation(expression) ? 1 : 0
-                    }
-                    return nil
-                }
+                let expiryPosition = expired.flatMap { expiryArm(of: branch, $0) }
                 for (position, arm) in branch.arms.enumerated() {
                     // A `guard !expired` else arm only leaves.
-                    if branch.form != .guard, position == expiryArm { continue }
+                    if branch.form != .guard, position == expiryPosition { continue }
                     if let found = workDispatch(in: arm, expired: expired, afterWork: afterWork) { return found }
                 }
                 continue

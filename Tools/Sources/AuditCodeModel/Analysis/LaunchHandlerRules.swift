@@ -219,17 +219,12 @@ public struct LaunchHandlerRules: Sendable {
         guard path.count != 1 || typeName.map({ !index.properties(named: path[0], in: $0).isEmpty }) == true else {
             return nil  // a local: the walk follows it
         }
-        var keepers: [CodeBody] = []
-        if path.count <= 2, path.first.map({ $0 == "self" || path.count == 1 }) ?? false, let typeName {
-            var type: String? = typeName
-            var seen: Set<String> = []
-            while let current = type, seen.insert(current).inserted {
-                keepers += index.bodies(inType: current)
-                type = index.superclass(of: current)
+        let keepers =
+            if path.count <= 2, path.first.map({ $0 == "self" || path.count == 1 }) ?? false, let typeName {
+                index.typeAndSuperclasses(of: typeName).flatMap { index.bodies(inType: $0) }
+            } else {
+                index.files.flatMap(\.bodies)
             }
-        } else {
-            keepers = index.files.flatMap(\.bodies)
-        }
         let found = keepers.lazy.compactMap { keeper -> CodeRange? in
             switch use {
             case .completion: keeper.calls.first(where: Self.isCompletion)?.location

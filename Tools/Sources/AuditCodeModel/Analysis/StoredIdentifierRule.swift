@@ -34,7 +34,9 @@ public struct StoredIdentifierRule: Sendable {
                 if let check = guards[name] {
                     if let race = checkRace(name: name, begin: begin, check: check, body: body) {
                         found.append(race)
-                        if let late = lateEnd(of: name, begin: begin, body: body, overwrite: race.chain[1]) {
+                        if let overwrite = race.chain.last,
+                            let late = lateEnd(of: name, begin: begin, body: body, overwrite: overwrite)
+                        {
                             found.append(late)
                         }
                     }
