@@ -28,7 +28,8 @@ index.tsv rows (tab-separated, `#` starts a comment line):
 
 A site counts as found when a finding of each expected rule is in the same file and either in
 the same function, within 3 lines, or (for findings that point at another statement, such as the
-second end of BT007) naming the variable the site's begin is assigned to. BT001 (every raw call) and BT002 (unnamed) are not scored at
+second end of BT007) naming the variable the site's begin is assigned to, or with an evidence chain that
+starts at the site (`line 37: registers a launch handler; line 53: this guard leaves …`). BT001 (every raw call) and BT002 (unnamed) are not scored at
 sites; they are scored in the whole-repository precision like every other rule.
 """
 
@@ -94,8 +95,8 @@ def checkout(repo, commit, work, mirrors):
     partial = folder + ".part"
     shutil.rmtree(partial, ignore_errors=True)
     os.makedirs(partial)
-    # The sources only (what the audit reads), blob by blob: a mirror may lack large binaries, which would
-    # stop `git archive` before it wrote anything.
+    # The sources and property lists only (what the audit reads: BT014 reads BGTaskSchedulerPermittedIdentifiers),
+    # blob by blob: a mirror may lack large binaries, which would stop `git archive` before it wrote anything.
     listing = subprocess.run(
         ["git", f"--git-dir={git_dir}", "ls-tree", "-r", "-z", commit], capture_output=True, check=True
     ).stdout.decode("utf-8", "surrogateescape")
@@ -103,7 +104,7 @@ def checkout(repo, commit, work, mirrors):
     for entry in filter(None, listing.split("\0")):
         meta, path = entry.split("\t", 1)
         mode, kind, blob = meta.split()
-        if kind == "blob" and mode != "120000" and os.path.splitext(path)[1] in (".swift", ".m", ".mm", ".h"):
+        if kind == "blob" and mode != "120000" and os.path.splitext(path)[1] in (".swift", ".m", ".mm", ".h", ".plist"):
             sources.append((blob, path))
     batch = subprocess.run(
         ["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
@@ -211,6 +212,7 @@ def main():
             if abs(f["line"] - row["line"]) <= NEAR
             or f["function"] in functions
             or (variable and re.search(r"`(?:[^`]*[^A-Za-z0-9_])?_*" + re.escape(variable) + r"`", f["message"]))
+            or re.search(rf"\bline {row['line']}: (?:begins|registers|performs)\b", f["message"])
         ]
         rules = {f["rule"] for f in nearby}
         if row["labels"] in ("safe", "test"):

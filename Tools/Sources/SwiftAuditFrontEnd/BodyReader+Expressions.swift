@@ -40,6 +40,11 @@ extension BodyReader {
             // `#selector(appBecameBackground)`: its arguments, so that the method it names is seen.
             return .other(macro.arguments.map { expression($0.expression) })
         }
+        if let subscripted = node.as(SubscriptCallExprSyntax.self) {
+            // `tasks[key]`: the collection, then the keys (a slot of a collection that keeps tasks).
+            return .other(
+                [expression(subscripted.calledExpression)] + subscripted.arguments.map { expression($0.expression) })
+        }
         if node.is(SuperExprSyntax.self) { return .reference(["super"]) }
         if node.is(DiscardAssignmentExprSyntax.self) { return .reference(["_"]) }
         // Anything else: keep its direct sub-expressions, so that calls and closures inside are still seen.

@@ -47,7 +47,7 @@ struct CaptureBeforeAssignmentRuleTests {
                         UIApplication.shared.endBackgroundTask(task)
                     }
                 }
-                """) == ["BT006 proven 3"])
+                """) == ["BT006 proven 3", "BT004 proven 3"])
         #expect(
             findings(
                 "B.m",
@@ -64,7 +64,7 @@ struct CaptureBeforeAssignmentRuleTests {
                     }];
                 }
                 @end
-                """) == ["BT006 proven 3"])
+                """) == ["BT006 proven 3", "BT004 proven 3"])
     }
 
     @Test func aBeginShownOffTheMainThreadIsProvenAndOneOnMainIsFine() {
@@ -181,5 +181,73 @@ struct CaptureBeforeAssignmentRuleTests {
         // Begun on the main queue, the handler cannot run before the store.
         let onMain = source.replacingOccurrences(of: "DispatchQueue.global().async", with: "DispatchQueue.main.async")
         #expect(findings("Tasks.swift", onMain) == [])
+    }
+
+    @Test func aBeginOnAThreadOfItsOwnWhoseHandlerReadsThroughALocalClosureIsProven() {
+        func cleanup(start: String) -> String {
+            """
+            final class Updater {
+                func cleanupObsoleteVersions() {
+                    \(start) {
+                        let lock = NSLock()
+                        var task = UIBackgroundTaskIdentifier.invalid
+                        let endTask = {
+                            lock.lock()
+                            defer { lock.unlock() }
+                            if task != .invalid {
+                                UIApplication.shared.endBackgroundTask(task)
+                                task = .invalid
+                            }
+                        }
+                        task = UIApplication.shared.beginBackgroundTask(withName: "Cleanup") { endTask() }
+                        self.removeOldBundles()
+                        endTask()
+                    }
+                }
+            }
+            """
+        }
+        #expect(findings("Updater.swift", cleanup(start: "let thread = Thread")) == ["BT006 proven 14"])
+        #expect(findings("Updater.swift", cleanup(start: "DispatchQueue.main.async")).isEmpty)
+    }
+
+    @Test func anObjectiveCLocalAssignedAfterItsDeclarationIsCopiedByTheBlockAndTheHandlerEndsNothing() {
+        func begin(_ qualifier: String) -> String {
+            """
+            @implementation Module
+            - (void)begin {
+              \(qualifier)UIBackgroundTaskIdentifier identifier = UIBackgroundTaskInvalid;
+              identifier = [[UIApplication sharedApplication] beginBackgroundTaskWithExpirationHandler:^{
+                [[UIApplication sharedApplication] endBackgroundTask:identifier];
+              }];
+              [self.delegate didBegin:identifier];
+            }
+            @end
+            """
+        }
+        // (The thread of `begin` is not shown: BT006 `suspected` for the `__block` local, which the handler shares.)
+        #expect(findings("Module.m", begin("")) == ["BT006 proven 4", "BT004 proven 4"])
+        #expect(findings("Module.m", begin("__block ")) == ["BT006 suspected 4"])
+    }
+
+    @Test func aHandlerThatResetsTheIdentifierBeforeEndingItEndsTheInvalidValue() {
+        func invoke(_ handler: String) -> String {
+            """
+            final class RestClient {
+                func invoke() {
+                    var task = UIBackgroundTaskIdentifier.invalid
+                    task = UIApplication.shared.beginBackgroundTask(withName: "Request") {
+                        \(handler)
+                    }
+                    session.send { UIApplication.shared.endBackgroundTask(task) }
+                }
+            }
+            """
+        }
+        let resetFirst = "task = .invalid\n            UIApplication.shared.endBackgroundTask(task)"
+        let endFirst = "UIApplication.shared.endBackgroundTask(task)\n            task = .invalid"
+        let bt004 = { (source: String) in self.findings("RestClient.swift", source).filter { $0.hasPrefix("BT004") } }
+        #expect(bt004(invoke(resetFirst)) == ["BT004 proven 4"])
+        #expect(bt004(invoke(endFirst)).isEmpty)
     }
 }

@@ -281,4 +281,34 @@ struct DoubleEndRuleTests {
                 @end
                 """) == ["BT007 proven 4"])
     }
+
+    @Test func anEndThroughACopyInTheHandlersMethodIsFollowedToTheRace() {
+        func session(otherCall: String) -> String {
+            """
+            @implementation Session
+            - (void)appBecameBackground {
+                self.bgTask = [app beginBackgroundTaskWithName:@"sync" expirationHandler:^{
+                    [self maybeEndBgTask];
+                }];
+            }
+            - (void)sessionDidEnd {
+                [self.helper flushWithCompletion:^(NSError *error) {
+                    \(otherCall)
+                }];
+            }
+            - (void)maybeEndBgTask {
+                if (self.bgTask == UIBackgroundTaskInvalid) { return; }
+                UIBackgroundTaskIdentifier taskId = self.bgTask;
+                self.bgTask = UIBackgroundTaskInvalid;
+                [app endBackgroundTask:taskId];
+            }
+            @end
+            """
+        }
+        // The completion of another library's flush runs on a thread the project does not show.
+        #expect(raced("Session.m", session(otherCall: "[self maybeEndBgTask];")) == ["BT007 suspected 3"])
+        // Made on the main queue, both ends run on one thread.
+        let onMain = "dispatch_async(dispatch_get_main_queue(), ^{ [self maybeEndBgTask]; });"
+        #expect(raced("Session.m", session(otherCall: onMain)).isEmpty)
+    }
 }

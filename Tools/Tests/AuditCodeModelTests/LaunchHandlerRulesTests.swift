@@ -275,4 +275,51 @@ struct LaunchHandlerRulesTests {
             with: "true)\n        } else {\n            task.setTaskCompleted(success: false)\n        }")
         #expect(findings(["App.swift": everyBranch]) == [])
     }
+
+    @Test func aTaskHandedOnUnderItsCastNameIsFollowedToTheHelpersEarlyExit() {
+        #expect(
+            proven([
+                "Dispatcher.swift": """
+                final class Dispatcher {
+                    func register() {
+                        BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+                            guard let refreshTask = task as? BGAppRefreshTask else { return }
+                            self.handle(refreshTask)
+                        }
+                    }
+                    private func handle(_ backgroundTask: BGAppRefreshTask) {
+                        guard let site = session.currentSite else { return }
+                        backgroundTask.expirationHandler = { work.cancel() }
+                        sync(site)
+                        backgroundTask.setTaskCompleted(success: true)
+                    }
+                }
+                """
+            ]) == ["BT011 proven Dispatcher.swift:9"])
+    }
+
+    @Test func anExpirationHandlerThatOnlyLogsWhileTheWorkCompletesLaterIsSuspected() {
+        func refresh(_ expiry: String) -> [String: String] {
+            [
+                "App.swift": """
+                func registerTasks() {
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: "cleanup", using: nil) { task in
+                        task.expirationHandler = {
+                            \(expiry)
+                        }
+                        Task {
+                            await Store.shared.cleanUp()
+                            task.setTaskCompleted(success: true)
+                        }
+                    }
+                }
+                """
+            ]
+        }
+        #expect(findings(refresh("FileLog.shared.addMessage(\"cleanup expired\")")) == ["BT011 suspected App.swift:2"])
+        #expect(findings(refresh("")) == ["BT011 suspected App.swift:2"])
+        #expect(
+            findings(refresh("Store.shared.cancelCleanUp()\n            task.setTaskCompleted(success: false)")).isEmpty
+        )
+    }
 }

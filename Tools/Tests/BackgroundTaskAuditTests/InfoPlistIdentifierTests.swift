@@ -51,4 +51,44 @@ struct InfoPlistIdentifierTests {
         let report = try await Auditor(configuration: configuration).audit(paths: [folder.path])
         #expect(report.findings.isEmpty)
     }
+
+    @Test func anIdentifierGivenByAConstantOrTheBundleIdentifierIsCheckedToo() async throws {
+        let source = """
+            import BackgroundTasks
+
+            final class Sync {
+                private let taskID = "io.example.sync"
+                private static let chaffID = "\\(Bundle.main.bundleIdentifier!).chaff"
+                func register() {
+                    BGTaskScheduler.shared.register(
+                        forTaskWithIdentifier: taskID, using: nil) { task in task.setTaskCompleted(success: true) }
+                    BGTaskScheduler.shared.register(forTaskWithIdentifier: Sync.chaffID, using: nil) { task in
+                        task.setTaskCompleted(success: true)
+                    }
+                }
+            }
+            """
+        let folder = try TemporaryFolder()
+        _ = try folder.write("App/Sync.swift", source)
+        _ = try folder.write(
+            "App/Info.plist", try Self.plist(["io.example.refresh", "$(PRODUCT_BUNDLE_IDENTIFIER).refresh"]))
+        let report = try await Auditor().audit(paths: [folder.path])
+        #expect(report.findings.map(\.ruleID) == ["BT014", "BT014"])
+        #expect(report.findings.map(\.location.line) == [8, 9])
+        #expect(report.findings.last?.message.contains("\"$(PRODUCT_BUNDLE_IDENTIFIER).chaff\"") == true)
+
+        // Listed, by the same build variable or by the literal that ends like it: nothing to report.
+        _ = try folder.write(
+            "App/Info.plist", try Self.plist(["io.example.sync", "${PRODUCT_BUNDLE_IDENTIFIER}.chaff"]))
+        #expect(try await Auditor().audit(paths: [folder.path]).findings.isEmpty)
+        _ = try folder.write("App/Info.plist", try Self.plist(["io.example.sync", "com.example.app.chaff"]))
+        #expect(try await Auditor().audit(paths: [folder.path]).findings.isEmpty)
+    }
+
+    @Test func aLiteralIdentifierIsPermittedByAnEntryBuiltFromTheBundleIdentifier() async throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("App/AppDelegate.swift", Self.source.replacingOccurrences(of: "refersh", with: "refresh"))
+        _ = try folder.write("App/Info.plist", try Self.plist(["$(PRODUCT_BUNDLE_IDENTIFIER).refresh"]))
+        #expect(try await Auditor().audit(paths: [folder.path]).findings.isEmpty)
+    }
 }

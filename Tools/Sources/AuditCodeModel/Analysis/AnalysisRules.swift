@@ -29,6 +29,7 @@ public struct AnalysisRules: Sendable {
         // Before the stored-identifier rule: its BT007 (an old end after an overwrite) is the second reason at a place.
         all += DoubleEndRule(index: index).findings(in: file)
         all += StoredIdentifierRule(index: index).findings(in: file)
+        all += KeyedTaskRule(index: index).findings(in: file)
         all += CaptureBeforeAssignmentRule(index: index).findings(in: file)
         all += EarlyExitRule(index: index).findings(in: file)
         all += CallbackEndRule(index: index).findings(in: file)

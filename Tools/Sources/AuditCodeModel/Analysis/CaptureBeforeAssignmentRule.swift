@@ -57,20 +57,32 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                                 + "UIBackgroundTaskInvalid, never this task", at: handler.location),
                     ]
                     found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
+                    found += Self.endsCopy(name, call: call, handler: handler, chain: chain)
                 }
             }
             if case .assign(let target, let value) = step.kind, let name = target.path?.last,
                 let (call, handler) = Self.begin(in: value)
             {
-                if handler.captures.contains(where: { $0.name == name && $0.value == nil }) {
+                // An Objective-C local that is not `__block` is copied into the block like a capture list's entry.
+                let copiesLocal =
+                    language == .objectiveC && target.path?.count == 1 && handler.reads(name)
+                    && StepWalk.firstLocal(in: body.steps) { step -> Bool? in
+                        if case .declare(name, let isShared, _) = step.kind { return !isShared }
+                        return nil
+                    } == true
+                if copiesLocal || handler.captures.contains(where: { $0.name == name && $0.value == nil }) {
+                    let copy =
+                        copiesLocal
+                        ? "the block copies the local `\(name)` (not `__block`) when it is made, before the begin returns"
+                        : "the handler's capture list copies `\(name)` before the begin returns"
                     let chain = [
                         EvidenceLink("begins a task and stores it in `\(name)`", at: call.location),
-                        EvidenceLink(
-                            "the handler's capture list copies `\(name)` before the begin returns", at: handler.location
-                        ),
+                        EvidenceLink(copy, at: handler.location),
                     ]
                     found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
-                } else if handler.reads(name) || readsThroughOwnMethod(handler, name, typeName),
+                    found += Self.endsCopy(name, call: call, handler: handler, chain: chain)
+                } else if handler.reads(name) || readsThroughOwnMethod(handler, name, typeName)
+                    || Self.readsThroughLocal(handler, name, declaredIn: steps),
                     let thread = offMainLink(call, in: body, offMain: offMain)
                 {
                     let chain = [
@@ -81,6 +93,16 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                     ]
                     found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
                 }
+            }
+            if let (call, handler) = Self.begin(in: step), let reset = Self.resetBeforeEnd(in: handler) {
+                let chain = [
+                    EvidenceLink("begins a background task", at: call.location),
+                    EvidenceLink("the handler sets `\(reset.name)` to the invalid identifier", at: reset.reset),
+                    EvidenceLink(
+                        "then ends `\(reset.name)`: it ends UIBackgroundTaskInvalid and returns with the task still "
+                            + "running", at: reset.end),
+                ]
+                found.append(AnalysisFinding(ruleID: "BT004", location: call.location, chain: chain))
             }
             if hopsAfterAwait, offMain == nil, Self.awaits(step) {
                 offMain = "it runs after an `await` in a nonisolated async function, on the global executor"
@@ -93,6 +115,64 @@ public struct CaptureBeforeAssignmentRule: Sendable {
             }
         }
         return found
+    }
+
+    /// BT004 beside a BT006 whose handler holds a copy made before the begin returned: when the handler's only ends
+    /// are of that copy, it ends UIBackgroundTaskInvalid and returns with the task running.
+    private static func endsCopy(
+        _ name: String, call: CodeCall, handler: CodeBody, chain: [EvidenceLink]
+    ) -> [AnalysisFinding] {
+        let ends = handler.calls.filter { if case .end = SystemCall($0) { true } else { false } }
+        guard let end = ends.first,
+            ends.allSatisfy({ call in
+                if case .end(let argument?) = SystemCall(call) { return argument.path?.last == name }
+                return false
+            })
+        else { return [] }
+        let link = EvidenceLink(
+            "so this end ends UIBackgroundTaskInvalid, and the handler returns with the task still running",
+            at: end.location)
+        return [AnalysisFinding(ruleID: "BT004", location: call.location, chain: chain + [link])]
+    }
+
+    /// The begin a step makes with a closure handler, in a declaration's, an assignment's or an evaluated value.
+    private static func begin(in step: Step) -> (CodeCall, CodeBody)? {
+        switch step.kind {
+        case .declare(_, _, let value?), .assign(_, let value), .evaluate(let value): begin(in: value)
+        default: nil
+        }
+    }
+
+    /// `task = .invalid` and then `end(task)`, in the handler's own statements: the end ends the invalid value.
+    private static func resetBeforeEnd(in handler: CodeBody) -> (name: String, reset: CodeRange, end: CodeRange)? {
+        var resets: [String: CodeRange] = [:]
+        for step in handler.steps {
+            if case .assign(let target, let value) = step.kind, let name = target.path?.last {
+                if EndAnalysis.isInvalidIdentifier(value.path?.last) {
+                    resets[name] = step.location
+                } else {
+                    resets[name] = nil
+                }
+            }
+            for call in StepWalk.ownCalls(of: step) {
+                guard case .end(let argument?) = SystemCall(call), let name = argument.path?.last else { continue }
+                if let reset = resets[name] { return (name, reset, call.location) }
+                return nil  // an end of the task comes first
+            }
+        }
+        return nil
+    }
+
+    /// Whether `handler` calls a closure or function declared in `steps` (`let endTask = { … end(task) … }`, then
+    /// `begin { endTask() }`) that reads `name`.
+    private static func readsThroughLocal(_ handler: CodeBody, _ name: String, declaredIn steps: [Step]) -> Bool {
+        handler.calls.contains { call in
+            guard call.receiver == nil else { return false }
+            if case .closure(let local)? = StepWalk.localValue(of: call.name, in: steps), local.reads(name) {
+                return true
+            }
+            return StepWalk.localFunction(named: call.name, in: steps)?.reads(name) ?? false
+        }
     }
 
     /// The link that says the begin runs off the main thread: shown by the closure it is in (`offMain`) or by

@@ -75,8 +75,11 @@ public struct DoubleEndRule: Sendable {
     ) -> AnalysisFinding? {
         guard let index else { return nil }
         // The handler's end: direct, or a method of the type that ends the variable.
+        // (`UIBackgroundTaskIdentifier taskId = self.bgTask; self.bgTask = Invalid; end(taskId)` ends it under a copy.)
         let endingMethods = scope.filter { method in
-            method.kind != .closure && method.name != nil && method.calls.contains { Self.ends($0, name) }
+            guard method.kind != .closure, method.name != nil else { return false }
+            let aliases = StepWalk.aliases(of: name, in: method.steps)
+            return method.calls.contains { call in aliases.contains { Self.ends(call, $0) } }
         }
         let endingNames = Set(endingMethods.compactMap(\.name))
         let handlerAliases = StepWalk.aliases(of: name, in: handler.steps)

@@ -77,8 +77,86 @@ public struct LaunchHandlerRules: Sendable {
                 "completes `\(task)` only on some branches of its work, here or in the code it hands the task to; that "
                     + "every path completes it is not shown", at: closure.location, isEstablished: false)
             findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: [register, link]))
+        } else if !completesSynchronously(closure.steps, task: task, typeName: body.typeName, depth: depth),
+            let idle = idleExpirationHandler(closure.steps, task: task, typeName: body.typeName)
+        {
+            // The work completes the task later; when time runs out first, nothing completes it and nothing stops it.
+            let chain = [
+                register,
+                EvidenceLink("the expiration handler neither completes `\(task)` nor stops its work", at: idle),
+                EvidenceLink(
+                    "the work completes `\(task)` only after the handler returns: when time runs out first, nothing "
+                        + "completes it before iOS's deadline (that the work always finishes in time is not shown)",
+                    at: closure.location, isEstablished: false),
+            ]
+            findings.append(AnalysisFinding(ruleID: "BT011", location: call.location, chain: chain))
         }
         return findings
+    }
+
+    /// Whether some statement of `steps` (their branches, loops and `do` blocks, not the closures they pass), or of the
+    /// project code they hand `task` to, completes it before the handler returns.
+    private func completesSynchronously(_ steps: [Step], task: String, typeName: String?, depth: Int) -> Bool {
+        let names = StepWalk.aliases(of: task, in: steps, boundBy: Self.names)
+        func visit(_ steps: [Step]) -> Bool {
+            steps.contains { step in
+                if Self.completesDirectly(step, task) { return true }
+                if StepWalk.nestedBlocks(of: step).contains(where: visit) { return true }
+                guard depth > 0 else { return false }
+                return StepWalk.ownCalls(of: step).contains { call in
+                    guard
+                        let position = call.arguments.firstIndex(where: { argument in
+                            names.contains { Self.names($0, argument.value) }
+                        })
+                    else { return false }
+                    return index.resolve(call, in: typeName).declarations.contains { declaration in
+                        declaration.parameters.indices.contains(position)
+                            && completesSynchronously(
+                                declaration.steps, task: declaration.parameters[position].name,
+                                typeName: declaration.typeName, depth: depth - 1)
+                    }
+                }
+            }
+        }
+        return visit(steps)
+    }
+
+    /// Where the expiration handler set on `task` (here or in the project code it is handed to) does nothing that
+    /// completes the task or stops its work: it is empty, or it only logs.
+    private func idleExpirationHandler(_ steps: [Step], task: String, typeName: String?) -> CodeRange? {
+        var handler: CodeBody?
+        _ = search(steps, for: task, typeName: typeName, depth: depth) { step, _ in
+            guard Self.setsExpirationHandler(step) else { return false }
+            switch step.kind {
+            case .assign(_, .closure(let body)): handler = body
+            default: handler = StepWalk.ownCalls(of: step).first { $0.name == "setExpirationHandler" }?.closures.first
+            }
+            return true
+        }
+        guard let handler, Self.onlyLogs(handler.steps) else { return nil }
+        return handler.location
+    }
+
+    /// Whether `steps` do nothing but log: no assignment, no branch, and every call a print or a logger's.
+    private static func onlyLogs(_ steps: [Step]) -> Bool {
+        steps.allSatisfy { step in
+            guard case .evaluate(let expression) = step.kind else { return false }
+            let calls = StepWalk.calls(in: expression)
+            return !calls.isEmpty && calls.allSatisfy(isLogging)
+        }
+    }
+
+    /// `print(…)`, `NSLog(…)`, `logger.info(…)`, `FileLog.shared.addMessage(…)`, `analytics.taskExpired()`,
+    /// `logEvent(…)`: a call that records, and changes nothing the work reads.
+    private static func isLogging(_ call: CodeCall) -> Bool {
+        if ["print", "debugPrint", "NSLog", "os_log", "dump"].contains(call.name) { return true }
+        let name = call.name.lowercased()
+        if name.hasPrefix("log") || name.hasPrefix("track") { return true }
+        let receiver = call.receiver.map { StepWalk.calls(in: $0).map(\.name) + ($0.path ?? []) } ?? []
+        return receiver.contains { part in
+            let part = part.lowercased()
+            return part.contains("log") || part.contains("analytic") || part.contains("telemetry")
+        }
     }
 
     /// What a search found: whether the step was seen, and the calls it could not follow.
@@ -244,9 +322,10 @@ public struct LaunchHandlerRules: Sendable {
     private func earlyExit(
         in steps: [Step], task: String, typeName: String?, depth: Int, weakNames: Set<String> = []
     ) -> EvidenceLink? {
-        if case .exits(let link) = flow(of: steps, task: task, typeName: typeName, depth: depth, weakNames: weakNames) {
-            return link
-        }
+        // `guard let refreshTask = task as? BGAppRefreshTask`: the task handed on under another name.
+        let names = StepWalk.aliases(of: task, in: steps, boundBy: Self.names)
+        let result = flow(of: steps, task: task, names: names, typeName: typeName, depth: depth, weakNames: weakNames)
+        if case .exits(let link) = result { return link }
         return nil
     }
 
@@ -260,10 +339,12 @@ public struct LaunchHandlerRules: Sendable {
         case continues
     }
 
-    private func flow(of steps: [Step], task: String, typeName: String?, depth: Int, weakNames: Set<String>) -> Flow {
+    private func flow(
+        of steps: [Step], task: String, names: Set<String>, typeName: String?, depth: Int, weakNames: Set<String>
+    ) -> Flow {
         for step in steps {
             // The task handed to a project method that owns its completion: that method's early exits count.
-            if depth > 0, let exit = helperExit(of: step, task: task, typeName: typeName, depth: depth) {
+            if depth > 0, let exit = helperExit(of: step, names: names, typeName: typeName, depth: depth) {
                 return .exits(exit)
             }
             switch step.kind {
@@ -296,7 +377,7 @@ public struct LaunchHandlerRules: Sendable {
                 }
             case .branch(let branch):
                 let arms = branch.arms.map {
-                    flow(of: $0, task: task, typeName: typeName, depth: depth, weakNames: weakNames)
+                    flow(of: $0, task: task, names: names, typeName: typeName, depth: depth, weakNames: weakNames)
                 }
                 for case .exits(let link) in arms { return .exits(link) }
                 let allComplete = arms.allSatisfy { if case .completes = $0 { true } else { false } }
@@ -315,10 +396,15 @@ public struct LaunchHandlerRules: Sendable {
         return false
     }
 
-    /// The first early exit of a project method `step` hands `task` to, when that method completes it.
-    private func helperExit(of step: Step, task: String, typeName: String?, depth: Int) -> EvidenceLink? {
+    /// The first early exit of a project method `step` hands the task (under one of `names`) to, when that method
+    /// completes it.
+    private func helperExit(of step: Step, names: Set<String>, typeName: String?, depth: Int) -> EvidenceLink? {
         for call in StepWalk.ownCalls(of: step) {
-            guard let position = call.arguments.firstIndex(where: { Self.names(task, $0.value) }) else { continue }
+            guard
+                let position = call.arguments.firstIndex(where: { argument in
+                    names.contains { Self.names($0, argument.value) }
+                })
+            else { continue }
             let resolution = index.resolve(call, in: typeName)
             for declaration in resolution.declarations where declaration.parameters.indices.contains(position) {
                 let parameter = declaration.parameters[position].name

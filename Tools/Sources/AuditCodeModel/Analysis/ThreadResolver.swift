@@ -229,6 +229,10 @@ public struct ThreadResolver: Sendable {
                 "it runs on the queue `\(names.last ?? "a queue")`, which is not shown to be the main queue",
                 isShown: false)
         case "detached": return .offMain("it runs in a detached task", isShown: true)
+        case "Thread", "NSThread", "detachNewThread", "detachNewThreadWithBlock":
+            return .offMain("it runs on a thread of its own (`\(call.name)`)", isShown: true)
+        case "HKObserverQuery", "HKAnchoredObjectQuery":
+            return .offMain("HealthKit runs a query's handler on a background queue", isShown: true)
         case "run" where receiverNames.contains("MainActor"): return .main("it runs in `MainActor.run`")
         case "addOperationWithBlock" where receiverNames.contains("mainQueue"):
             return .main("it runs on the main queue")
@@ -242,6 +246,11 @@ public struct ThreadResolver: Sendable {
             $0.name == "mainQueue"
         }) == true:
             return .main("the observer runs on the main queue")
+        case "addOperation", "addOperationWithBlock", "addBarrierBlock":
+            guard !receiverNames.isEmpty else { return nil }
+            return .offMain(
+                "it runs on the operation queue `\(receiverNames.last ?? "a queue")`, which is not shown to be the "
+                    + "main queue", isShown: false)
         default: return nil
         }
     }

@@ -16,12 +16,33 @@ enum PermittedTaskIdentifiers {
         return found
     }
 
-    /// Whether `identifier` is in `permitted`, or under one of its `prefix.*` entries.
+    /// Whether `identifier` is in `permitted`, or under one of its `prefix.*` entries. A build variable in an entry
+    /// (`$(PRODUCT_BUNDLE_IDENTIFIER).refresh`) or in the identifier (`"\(Bundle.main.bundleIdentifier!).refresh"`,
+    /// read as that variable) stands for any text: the rest after it must match.
     static func permits(_ identifier: String, in permitted: [String]) -> Bool {
         permitted.contains { entry in
-            guard entry.hasSuffix(".*") else { return entry == identifier }
-            let prefix = entry.dropLast()
-            return identifier.count > prefix.count && identifier.hasPrefix(prefix)
+            let (entryRest, entryVaries) = afterVariable(entry)
+            let (identifierRest, identifierVaries) = afterVariable(identifier)
+            if entryVaries || identifierVaries {
+                return matches(identifierRest, entryRest) || identifierRest.hasSuffix(entryRest)
+                    || entryRest.hasSuffix(identifierRest)
+            }
+            return matches(identifier, entry)
         }
+    }
+
+    /// `entry` equals `identifier`, or is a `prefix.*` entry over it.
+    private static func matches(_ identifier: String, _ entry: String) -> Bool {
+        guard entry.hasSuffix(".*") else { return entry == identifier }
+        let prefix = entry.dropLast()
+        return identifier.count > prefix.count && identifier.hasPrefix(prefix)
+    }
+
+    /// The text after the last build variable (`$(NAME)` or `${NAME}`) in `text`, and whether there was one.
+    private static func afterVariable(_ text: String) -> (String, Bool) {
+        guard let start = text.range(of: "$(", options: .backwards) ?? text.range(of: "${", options: .backwards),
+            let end = text[start.upperBound...].firstIndex(where: { $0 == ")" || $0 == "}" })
+        else { return (text, false) }
+        return (String(text[text.index(after: end)...]), true)
     }
 }
