@@ -64,7 +64,9 @@ struct CaptureBeforeAssignmentRuleTests {
                     }];
                 }
                 @end
-                """) == ["BT006 proven 3", "BT004 proven 3"])
+                """) == ["BT006 proven 3", "BT004 proven 3", "BT006 suspected 8"])
+        // (The `__block` local is shared, not copied: only a begin off the main thread, not shown here, would let the
+        // handler read it before it is stored.)
     }
 
     @Test func aBeginShownOffTheMainThreadIsProvenAndOneOnMainIsFine() {
@@ -249,5 +251,25 @@ struct CaptureBeforeAssignmentRuleTests {
         let bt004 = { (source: String) in self.findings("RestClient.swift", source).filter { $0.hasPrefix("BT004") } }
         #expect(bt004(invoke(resetFirst)) == ["BT004 proven 4"])
         #expect(bt004(invoke(endFirst)).isEmpty)
+    }
+
+    @Test func aBlockLocalDeclaredWithTheBeginOffTheMainThreadIsReadUnsetByTheHandler() {
+        func timer(queue: String) -> String {
+            """
+            @implementation Timer
+            - (void)start {
+                dispatch_async(\(queue), ^{
+                    __block UIBackgroundTaskIdentifier task = [app beginBackgroundTaskWithName:@"Timer" expirationHandler:^{
+                        [app endBackgroundTask:task];
+                    }];
+                    [self fire];
+                    [app endBackgroundTask:task];
+                });
+            }
+            @end
+            """
+        }
+        #expect(findings("Timer.m", timer(queue: "dispatch_get_global_queue(0, 0)")) == ["BT006 proven 4"])
+        #expect(findings("Timer.m", timer(queue: "dispatch_get_main_queue()")).isEmpty)
     }
 }

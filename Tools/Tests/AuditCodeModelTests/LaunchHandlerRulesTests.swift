@@ -322,4 +322,46 @@ struct LaunchHandlerRulesTests {
             findings(refresh("Store.shared.cancelCleanUp()\n            task.setTaskCompleted(success: false)")).isEmpty
         )
     }
+
+    @Test func anExitInsideATaskThatHoldsTheCompletionIsAPathButAFlagTheExpirySetsIsNot() {
+        func refresh(_ work: String) -> [String: String] {
+            [
+                "Refresher.swift": """
+                final class Refresher {
+                    func register() {
+                        BGTaskScheduler.shared.register(forTaskWithIdentifier: "refresh", using: nil) { task in
+                            var completed = false
+                            task.expirationHandler = {
+                                completed = true
+                                task.setTaskCompleted(success: false)
+                            }
+                            let recent = history.filter { entry in
+                                guard entry.isValid else { return false }
+                                return true
+                            }
+                            \(work)
+                        }
+                    }
+                }
+                """
+            ]
+        }
+        let exits = """
+            Task {
+                        guard let session = store.session else { return }
+                        await session.sync(recent)
+                        task.setTaskCompleted(success: true)
+                    }
+            """
+        let flagged = """
+            DispatchQueue.main.async {
+                        guard !completed else { return }
+                        completed = true
+                        sync(recent)
+                        task.setTaskCompleted(success: true)
+                    }
+            """
+        #expect(proven(refresh(exits)) == ["BT011 proven Refresher.swift:14"])
+        #expect(proven(refresh(flagged)).isEmpty)
+    }
 }

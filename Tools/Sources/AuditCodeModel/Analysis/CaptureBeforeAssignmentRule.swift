@@ -58,6 +58,11 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                     ]
                     found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
                     found += Self.endsCopy(name, call: call, handler: handler, chain: chain)
+                } else if isShared, let value, let (call, handler) = Self.begin(in: value), handler.reads(name),
+                    let thread = offMainLink(call, in: body, offMain: offMain)
+                {
+                    // A `__block` local the block shares holds the task only once the begin returns.
+                    found.append(Self.readUnset(name, call: call, thread: thread, handler: handler))
                 }
             }
             if case .assign(let target, let value) = step.kind, let name = target.path?.last,
@@ -85,13 +90,7 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                     || Self.readsThroughLocal(handler, name, declaredIn: steps),
                     let thread = offMainLink(call, in: body, offMain: offMain)
                 {
-                    let chain = [
-                        thread,
-                        EvidenceLink(
-                            "stores it in `\(name)` only after the begin returns, while the handler may already run "
-                                + "on the main thread and read `\(name)` unset", at: handler.location),
-                    ]
-                    found.append(AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain))
+                    found.append(Self.readUnset(name, call: call, thread: thread, handler: handler))
                 }
             }
             if let (call, handler) = Self.begin(in: step), let reset = Self.resetBeforeEnd(in: handler) {
@@ -115,6 +114,19 @@ public struct CaptureBeforeAssignmentRule: Sendable {
             }
         }
         return found
+    }
+
+    /// BT006 for a begin off the main thread (`thread`) whose identifier `name` holds only after it returns.
+    private static func readUnset(
+        _ name: String, call: CodeCall, thread: EvidenceLink, handler: CodeBody
+    ) -> AnalysisFinding {
+        let chain = [
+            thread,
+            EvidenceLink(
+                "stores it in `\(name)` only after the begin returns, while the handler may already run on the main "
+                    + "thread and read `\(name)` unset", at: handler.location),
+        ]
+        return AnalysisFinding(ruleID: "BT006", location: call.location, chain: chain)
     }
 
     /// BT004 beside a BT006 whose handler holds a copy made before the begin returned: when the handler's only ends

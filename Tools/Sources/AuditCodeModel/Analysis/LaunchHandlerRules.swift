@@ -127,14 +127,19 @@ public struct LaunchHandlerRules: Sendable {
         var handler: CodeBody?
         _ = search(steps, for: task, typeName: typeName, depth: depth) { step, _ in
             guard Self.setsExpirationHandler(step) else { return false }
-            switch step.kind {
-            case .assign(_, .closure(let body)): handler = body
-            default: handler = StepWalk.ownCalls(of: step).first { $0.name == "setExpirationHandler" }?.closures.first
-            }
+            handler = Self.expirationBody(step)
             return true
         }
         guard let handler, Self.onlyLogs(handler.steps) else { return nil }
         return handler.location
+    }
+
+    /// The closure `step` sets as an expiration handler (`task.expirationHandler = { … }`, `[task
+    /// setExpirationHandler:^{ … }]`).
+    private static func expirationBody(_ step: Step) -> CodeBody? {
+        guard setsExpirationHandler(step) else { return nil }
+        if case .assign(_, .closure(let body)) = step.kind { return body }
+        return StepWalk.ownCalls(of: step).first { $0.name == "setExpirationHandler" }?.closures.first
     }
 
     /// Whether `steps` do nothing but log: no assignment, no branch, and every call a print or a logger's.
@@ -340,8 +345,22 @@ public struct LaunchHandlerRules: Sendable {
     }
 
     private func flow(
-        of steps: [Step], task: String, names: Set<String>, typeName: String?, depth: Int, weakNames: Set<String>
+        of steps: [Step], task: String, names: Set<String>, typeName: String?, depth: Int, weakNames: Set<String>,
+        expiryFlags: Set<String> = []
     ) -> Flow {
+        // A flag the expiration handler sets (`completed = true`), read by a condition of the work: the branch it
+        // chooses is the already-completed path, not an exit of the work.
+        let expiryFlags = steps.compactMap(Self.expirationBody).reduce(into: expiryFlags) {
+            $0.formUnion($1.assignedNames)
+        }
+        func readsFlag(_ branch: Step.Branch) -> Bool {
+            branch.conditions.contains { condition in
+                switch condition {
+                case .expression(let expression): !expression.names.isDisjoint(with: expiryFlags)
+                case .binding(_, let value): !(value?.names ?? []).isDisjoint(with: expiryFlags)
+                }
+            }
+        }
         for step in steps {
             // The task handed to a project method that owns its completion: that method's early exits count.
             if depth > 0, let exit = helperExit(of: step, names: names, typeName: typeName, depth: depth) {
@@ -352,6 +371,8 @@ public struct LaunchHandlerRules: Sendable {
                 // `return task.setTaskCompleted(success: true)` completes as it returns.
                 if let value, StepWalk.calls(in: value).contains(where: Self.isCompletion) { return .completes }
                 return .exits(EvidenceLink("returns without completing `\(task)`", at: step.location))
+            case .branch(let branch) where readsFlag(branch):
+                continue
             case .branch(let branch) where branch.form == .guard:
                 // A cast of the task to its registered type cannot fail; `guard let self` of a `[weak self]` leaves
                 // only if the object is gone, which depends on what keeps it alive. Any other condition can fail.
@@ -377,12 +398,29 @@ public struct LaunchHandlerRules: Sendable {
                 }
             case .branch(let branch):
                 let arms = branch.arms.map {
-                    flow(of: $0, task: task, names: names, typeName: typeName, depth: depth, weakNames: weakNames)
+                    flow(
+                        of: $0, task: task, names: names, typeName: typeName, depth: depth, weakNames: weakNames,
+                        expiryFlags: expiryFlags)
                 }
                 for case .exits(let link) in arms { return .exits(link) }
                 let allComplete = arms.allSatisfy { if case .completes = $0 { true } else { false } }
                 if branch.isExhaustive, !arms.isEmpty, allComplete { return .completes }
             default:
+                // A completion inside the expiration handler is not one of the work's paths.
+                if Self.setsExpirationHandler(step) { continue }
+                // A closure the step passes to a call that runs it (`Task { … }`, `queue.async { … }`): its own flow,
+                // early exits included, is the handler's from here.
+                for call in StepWalk.ownCalls(of: step) where ClosureTiming(call) != .unknown {
+                    // (Only a closure that uses the task: a `return` in `filter { … }` leaves the filter's closure.)
+                    for closure in call.closures where names.contains(where: closure.reads) {
+                        let inner = flow(
+                            of: closure.steps, task: task, names: names, typeName: typeName, depth: depth,
+                            weakNames: weakNames.union(closure.captures.filter { $0.strength != .strong }.map(\.name)),
+                            expiryFlags: expiryFlags)
+                        if case .continues = inner { continue }
+                        return inner
+                    }
+                }
                 if search([step], for: task, typeName: typeName, depth: depth, matches: Self.completes).found {
                     return .completes
                 }
