@@ -60,7 +60,8 @@ public enum SystemCall: Sendable {
                 handler: call.argument(labelled: "expirationHandler"))
         case "beginBackgroundTaskWithExpirationHandler" where labels == ["beginBackgroundTaskWithExpirationHandler"]:
             self = .begin(name: nil, handler: call.arguments.first?.value)
-        case "endBackgroundTask" where call.arguments.count == 1 && labels != ["named"]:
+        // `endBackgroundTask(_:)` or `[app endBackgroundTask:task]`; `endBackgroundTask(taskName:)` is a project's.
+        case "endBackgroundTask" where labels == [nil] || labels == ["endBackgroundTask"]:
             self = .end(call.arguments.first.map { Self.unwrappingIdentifier($0.value) })
         case "performExpiringActivity" where labels.first == "withReason":
             let block = call.argument(labelled: "using") ?? call.arguments.first { $0.label == nil }?.value

@@ -73,7 +73,16 @@ final class DeclarationCollector: SyntaxVisitor {
             kind: typeStack.isEmpty ? .function : .method, name: node.name.text,
             parameters: parameters, isolation: isolation(node.attributes, node.modifiers),
             isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil, body: node.body, node: Syntax(node))
+        if let body = node.body { walkNestedTypes(in: Syntax(body)) }
         return .skipChildren  // nested functions are read as steps of the body
+    }
+
+    /// A type declared inside a function's body (`func setUp() { class Helper { … } }`): its methods are bodies of
+    /// the file like any other type's.
+    private func walkNestedTypes(in body: Syntax) {
+        let finder = NestedTypeFinder(viewMode: .sourceAccurate)
+        finder.walk(body)
+        for type in finder.found { walk(type) }
     }
 
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -163,5 +172,20 @@ extension AttributeListSyntax {
             }
             return attribute.attributeName.trimmedDescription == name
         }
+    }
+}
+
+/// Finds the outermost type declarations inside a body (those inside them are the collector's to walk).
+private final class NestedTypeFinder: SyntaxVisitor {
+    private(set) var found: [Syntax] = []
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { keep(node) }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { keep(node) }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { keep(node) }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { keep(node) }
+
+    private func keep(_ node: some SyntaxProtocol) -> SyntaxVisitorContinueKind {
+        found.append(Syntax(node))
+        return .skipChildren
     }
 }

@@ -203,4 +203,26 @@ struct SwiftFrontEndTests {
         #expect(call.location.line == 5)
         #expect(call.location.column == 9)
     }
+
+    @Test func aTypeDeclaredInsideAFunctionHasItsMethodsRead() throws {
+        let file = read(
+            """
+            extension AppDelegate {
+                func setUpLogging() {
+                    final class Helper {
+                        func start(name: String) {
+                            tasks[name] = UIApplication.shared.beginBackgroundTask(withName: name) { self.end(name) }
+                        }
+                        func end(_ name: String) {}
+                    }
+                    Controller.shared.configure(Helper())
+                }
+            }
+            """)
+        let start = try body(file, "start")
+        #expect(start.typeName == "Helper")
+        #expect(start.makesSystemCall)
+        #expect(try body(file, "setUpLogging").typeName == "AppDelegate")
+        #expect(file.types.map(\.name) == ["AppDelegate", "Helper"])
+    }
 }

@@ -52,6 +52,7 @@ struct SystemCallTests {
         "provider.beginBackgroundTask(withName: \"A\", expirationHandler: {}, queue: q)",
         "manager.register(task)",
         "app.endBackgroundTask(named: \"A\")",
+        "helper.endBackgroundTask(taskName: name)",
     ])
     func lookAlikesAreNotSystemCalls(_ statement: String) {
         #expect(recognized(statement).isEmpty, "\(statement)")
