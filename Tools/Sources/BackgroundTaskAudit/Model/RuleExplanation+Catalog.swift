@@ -800,11 +800,14 @@ extension RuleExplanation {
         ruleID: "BT014",
         heading: "BGTask identifier missing from the Info.plist",
         finds: """
-            A string-literal task identifier, registered or passed to BGAppRefreshTaskRequest,
+            A task identifier, registered or passed to BGAppRefreshTaskRequest,
             BGProcessingTaskRequest or BGContinuedProcessingTaskRequest, that the audited tree's
             Info.plist files (their BGTaskSchedulerPermittedIdentifiers; an entry ending in .*
-            admits its prefix) do not list. Only when a property list under the audited folders has
-            that key (or AuditConfiguration.permittedTaskIdentifiers names them).
+            admits its prefix) do not list: a string literal, a string constant of the same file
+            (let taskID = "…", #define kTaskID @"…"), or the bundle identifier followed by a literal
+            ("\\(Bundle.main.bundleIdentifier!).refresh", matched against
+            $(PRODUCT_BUNDLE_IDENTIFIER).refresh). Only when a property list under the audited
+            folders has that key (or AuditConfiguration.permittedTaskIdentifiers names them).
             """,
         onDevice: """
             The system refuses the registration and every request for an identifier the Info.plist
@@ -838,8 +841,10 @@ extension RuleExplanation {
             Info.plist and throws TaskSchedulingError.notPermitted.
             """,
         blindSpots: """
-            Identifiers built at run time or kept in constants are not checked; with several apps in
-            one tree every plist's identifiers are admitted for every file.
+            Identifiers built at run time otherwise, or kept in constants of another file, are not
+            checked; an entry or identifier built from a build variable matches any text in its
+            place; with several apps in one tree every plist's identifiers are admitted for every
+            file.
             """
     )
 }
