@@ -251,6 +251,11 @@ struct CaptureBeforeAssignmentRuleTests {
         let bt004 = { (source: String) in self.findings("RestClient.swift", source).filter { $0.hasPrefix("BT004") } }
         #expect(bt004(invoke(resetFirst)) == ["BT004 proven 4"])
         #expect(bt004(invoke(endFirst)).isEmpty)
+        // Ending the invalid identifier itself ends nothing either.
+        #expect(
+            bt004(invoke("UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier.invalid)")) == [
+                "BT004 proven 4"
+            ])
     }
 
     @Test func aBlockLocalDeclaredWithTheBeginOffTheMainThreadIsReadUnsetByTheHandler() {

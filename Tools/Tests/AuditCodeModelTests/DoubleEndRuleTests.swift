@@ -311,4 +311,25 @@ struct DoubleEndRuleTests {
         let onMain = "dispatch_async(dispatch_get_main_queue(), ^{ [self maybeEndBgTask]; });"
         #expect(raced("Session.m", session(otherCall: onMain)).isEmpty)
     }
+
+    @Test func aHandlerThatEndsACopyMadeBeforeTheBeginIsNoFirstEnd() {
+        // The block copies `task` (not `__block`) while it is still invalid: its end ends nothing, so the completion's
+        // end is the only end of the task (BT004 and BT006 report the handler).
+        #expect(
+            findings(
+                "Push.m",
+                """
+                @implementation Push
+                - (void)receive {
+                    UIBackgroundTaskIdentifier task = [app beginBackgroundTaskWithExpirationHandler:^{
+                        [app endBackgroundTask:task];
+                    }];
+                    [self.client fetch:^{
+                        [app endBackgroundTask:task];
+                    }];
+                }
+                @end
+                """
+            ).isEmpty)
+    }
 }

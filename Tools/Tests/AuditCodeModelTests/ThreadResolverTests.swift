@@ -138,4 +138,39 @@ struct ThreadResolverTests {
                 }
                 """) == ["3 unknown", "4 main", "5 unknown"])
     }
+
+    @Test func reactNativeRunsAModulesExportedMethodsOnItsMethodQueue() {
+        func module(_ methodQueue: String) -> String {
+            """
+            @implementation Timer
+            RCT_EXPORT_MODULE();
+            \(methodQueue)
+            RCT_EXPORT_METHOD(stop:(RCTPromiseResolveBlock)resolve rejecter:(RCTPromiseRejectBlock)reject)
+            {
+                [app endBackgroundTask:self.task];
+            }
+            @end
+            """
+        }
+        #expect(threads(module(""), path: "Timer.m") == ["6 off"])
+        let onMain = "- (dispatch_queue_t)methodQueue { return dispatch_get_main_queue(); }"
+        #expect(threads(module(onMain), path: "Timer.m") == ["6 main"])
+    }
+
+    @Test func threadsOperationQueuesAndHealthKitHandlersRunOffTheMainThread() {
+        #expect(
+            threads(
+                """
+                final class Work {
+                    func start() {
+                        Thread { app.endBackgroundTask(task) }.start()
+                        queue.addOperation { app.endBackgroundTask(task) }
+                        OperationQueue.main.addOperation { app.endBackgroundTask(task) }
+                        let query = HKObserverQuery(sampleType: type, predicate: nil) { _, _, _ in
+                            app.endBackgroundTask(task)
+                        }
+                    }
+                }
+                """) == ["3 off", "4 off?", "5 main", "7 off"])
+    }
 }

@@ -94,13 +94,20 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                 }
             }
             if let (call, handler) = Self.begin(in: step), let reset = Self.resetBeforeEnd(in: handler) {
-                let chain = [
-                    EvidenceLink("begins a background task", at: call.location),
-                    EvidenceLink("the handler sets `\(reset.name)` to the invalid identifier", at: reset.reset),
-                    EvidenceLink(
-                        "then ends `\(reset.name)`: it ends UIBackgroundTaskInvalid and returns with the task still "
-                            + "running", at: reset.end),
-                ]
+                let ends =
+                    reset.reset == reset.end
+                    ? [
+                        EvidenceLink(
+                            "the handler ends the invalid identifier, not the task's: it returns with the task still "
+                                + "running", at: reset.end)
+                    ]
+                    : [
+                        EvidenceLink("the handler sets `\(reset.name)` to the invalid identifier", at: reset.reset),
+                        EvidenceLink(
+                            "then ends `\(reset.name)`: it ends UIBackgroundTaskInvalid and returns with the task "
+                                + "still running", at: reset.end),
+                    ]
+                let chain = [EvidenceLink("begins a background task", at: call.location)] + ends
                 found.append(AnalysisFinding(ruleID: "BT004", location: call.location, chain: chain))
             }
             if hopsAfterAwait, offMain == nil, Self.awaits(step) {
@@ -155,10 +162,17 @@ public struct CaptureBeforeAssignmentRule: Sendable {
         }
     }
 
-    /// `task = .invalid` and then `end(task)`, in the handler's own statements: the end ends the invalid value.
+    /// `task = .invalid` and then `end(task)`, or `end(.invalid)` itself, in the handler's own statements before any
+    /// other end: the end ends the invalid value.
     private static func resetBeforeEnd(in handler: CodeBody) -> (name: String, reset: CodeRange, end: CodeRange)? {
         var resets: [String: CodeRange] = [:]
         for step in handler.steps {
+            if let end = StepWalk.ownCalls(of: step).first(where: { call in
+                guard case .end(let argument?) = SystemCall(call) else { return false }
+                return EndAnalysis.isInvalidIdentifier(argument.path?.last)
+            }) {
+                return ("the invalid identifier", end.location, end.location)
+            }
             if case .assign(let target, let value) = step.kind, let name = target.path?.last {
                 if EndAnalysis.isInvalidIdentifier(value.path?.last) {
                     resets[name] = step.location

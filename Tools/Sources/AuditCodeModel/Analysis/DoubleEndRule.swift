@@ -30,6 +30,17 @@ public struct DoubleEndRule: Sendable {
                     ? []
                     : scope.filter { $0 !== body && $0.kind != .closure && StepWalk.declares(name, in: $0.steps) }
                         .map(\.location)
+                // A handler that holds a copy made before the begin returned (a capture list's `[task]`, an
+                // Objective-C local that is not `__block`) ends UIBackgroundTaskInvalid, not the task: its end is no
+                // first end of the task (BT004 and BT006 say what is wrong with it).
+                let copied =
+                    handler.captures.contains { $0.name == name && $0.value == nil }
+                    || (file.language == .objectiveC && isLocal
+                        && StepWalk.firstLocal(in: body.steps) { step -> Bool? in
+                            if case .declare(name, let isShared, _) = step.kind { return !isShared }
+                            return nil
+                        } == true)
+                if copied { return nil }
                 return finding(name: name, call: call, handler: handler, scope: scope, shadowing: shadowing)
                     ?? race(name: name, call: call, handler: handler, in: body, scope: scope, shadowing: shadowing)
             }

@@ -64,6 +64,9 @@ public struct ThreadResolver: Sendable {
                 "`\(body.name ?? "it")` is `async` and isolated to no actor: it runs on the global executor",
                 isShown: true)
         }
+        if let name = body.name, Self.reactNativeExports.contains(name), let type = body.typeName {
+            return reactNativeQueue(of: type)
+        }
         guard depth > 0, let name = body.name, body.kind != .closure else { return .unknown }
         // A selector observer of UIKit's application or scene notifications: UIKit posts them on the main thread.
         if index.callers(of: "addObserver").contains(where: { caller in
@@ -105,6 +108,26 @@ public struct ThreadResolver: Sendable {
             return .main("every caller in the project runs it on the main thread")
         }
         return .unknown
+    }
+
+    /// The macros that export an Objective-C method to React Native's JavaScript; the Objective-C front end names the
+    /// method's body by its macro.
+    public static let reactNativeExports: Set<String> = [
+        "RCT_EXPORT_METHOD", "RCT_REMAP_METHOD", "RCT_EXPORT_BLOCKING_SYNCHRONOUS_METHOD",
+    ]
+
+    /// React Native calls a module's exported methods on the module's `methodQueue`: the main queue when the module's
+    /// `methodQueue` returns it, else a queue React Native makes for the module (or, for a blocking synchronous
+    /// method, the JavaScript thread).
+    private func reactNativeQueue(of type: String) -> RunsOn {
+        let onMain = index.methods(named: "methodQueue", in: type).contains { method in
+            method.calls.contains { $0.name == "dispatch_get_main_queue" }
+        }
+        return onMain
+            ? .main("React Native calls `\(type)`'s exported methods on its `methodQueue`, the main queue")
+            : .offMain(
+                "React Native calls `\(type)`'s exported methods on the module's own queue (its `methodQueue` is not "
+                    + "the main queue)", isShown: true)
     }
 
     private static let mainThreadMethods: Set<String> = [

@@ -213,10 +213,13 @@ struct ObjectiveCDeclarations {
         let name = tokens[paren - 1].text
         guard !["if", "while", "for", "switch", "@synchronized"].contains(name) else { return nil }
         var statements = ObjectiveCStatements(syntax: syntax, path: path)
+        // A React Native module's exported method (`RCT_EXPORT_METHOD(start:…) { … }`): a method of the module, named
+        // by its macro, which says which queue runs it (``ThreadResolver``).
+        let isExport = currentType != nil && ThreadResolver.reactNativeExports.contains(name)
         bodies.append(
             CodeBody(
-                kind: .function, name: name, steps: statements.steps(from: open + 1, to: close),
-                location: range(paren - 1, close)))
+                kind: isExport ? .method : .function, name: name, typeName: isExport ? currentType : nil,
+                steps: statements.steps(from: open + 1, to: close), location: range(paren - 1, close)))
         return close + 1
     }
 }
