@@ -94,84 +94,14 @@ public struct LaunchHandlerRules: Sendable {
         return findings
     }
 
-    /// Whether some statement of `steps` (their branches, loops and `do` blocks, not the closures they pass), or of the
-    /// project code they hand `task` to, completes it before the handler returns.
-    private func completesSynchronously(_ steps: [Step], task: String, typeName: String?, depth: Int) -> Bool {
-        let names = StepWalk.aliases(of: task, in: steps, boundBy: Self.names)
-        func visit(_ steps: [Step]) -> Bool {
-            steps.contains { step in
-                if Self.completesDirectly(step, task) { return true }
-                if StepWalk.nestedBlocks(of: step).contains(where: visit) { return true }
-                guard depth > 0 else { return false }
-                return StepWalk.ownCalls(of: step).contains { call in
-                    guard
-                        let position = call.arguments.firstIndex(where: { argument in
-                            names.contains { Self.names($0, argument.value) }
-                        })
-                    else { return false }
-                    return index.resolve(call, in: typeName).declarations.contains { declaration in
-                        declaration.parameters.indices.contains(position)
-                            && completesSynchronously(
-                                declaration.steps, task: declaration.parameters[position].name,
-                                typeName: declaration.typeName, depth: depth - 1)
-                    }
-                }
-            }
-        }
-        return visit(steps)
-    }
-
-    /// Where the expiration handler set on `task` (here or in the project code it is handed to) does nothing that
-    /// completes the task or stops its work: it is empty, or it only logs.
-    private func idleExpirationHandler(_ steps: [Step], task: String, typeName: String?) -> CodeRange? {
-        var handler: CodeBody?
-        _ = search(steps, for: task, typeName: typeName, depth: depth) { step, _ in
-            guard Self.setsExpirationHandler(step) else { return false }
-            handler = Self.expirationBody(step)
-            return true
-        }
-        guard let handler, Self.onlyLogs(handler.steps) else { return nil }
-        return handler.location
-    }
-
-    /// The closure `step` sets as an expiration handler (`task.expirationHandler = { … }`, `[task
-    /// setExpirationHandler:^{ … }]`).
-    private static func expirationBody(_ step: Step) -> CodeBody? {
-        guard setsExpirationHandler(step) else { return nil }
-        if case .assign(_, .closure(let body)) = step.kind { return body }
-        return StepWalk.ownCalls(of: step).first { $0.name == "setExpirationHandler" }?.closures.first
-    }
-
-    /// Whether `steps` do nothing but log: no assignment, no branch, and every call a print or a logger's.
-    private static func onlyLogs(_ steps: [Step]) -> Bool {
-        steps.allSatisfy { step in
-            guard case .evaluate(let expression) = step.kind else { return false }
-            let calls = StepWalk.calls(in: expression)
-            return !calls.isEmpty && calls.allSatisfy(isLogging)
-        }
-    }
-
-    /// `print(…)`, `NSLog(…)`, `logger.info(…)`, `FileLog.shared.addMessage(…)`, `analytics.taskExpired()`,
-    /// `logEvent(…)`: a call that records, and changes nothing the work reads.
-    private static func isLogging(_ call: CodeCall) -> Bool {
-        if ["print", "debugPrint", "NSLog", "os_log", "dump"].contains(call.name) { return true }
-        let name = call.name.lowercased()
-        if name.hasPrefix("log") || name.hasPrefix("track") { return true }
-        let receiver = call.receiver.map { StepWalk.calls(in: $0).map(\.name) + ($0.path ?? []) } ?? []
-        return receiver.contains { part in
-            let part = part.lowercased()
-            return part.contains("log") || part.contains("analytic") || part.contains("telemetry")
-        }
-    }
-
     /// What a search found: whether the step was seen, and the calls it could not follow.
-    private struct Search {
+    struct Search {
         var found = false
         var unresolved: [EvidenceLink] = []
     }
 
     /// Whether `steps`, or the project code they hand `task` to, contain a step `matches` accepts.
-    private func search(
+    func search(
         _ steps: [Step], for task: String, typeName: String?, depth: Int, skipsExpirationHandler: Bool = false,
         followsCallbacks: Bool = true, kept: KeptTaskUse? = nil, matches: (Step, String) -> Bool
     ) -> Search {
@@ -280,7 +210,7 @@ public struct LaunchHandlerRules: Sendable {
     }
 
     /// What the keeper of a task kept in a property is looked for doing with it elsewhere.
-    private enum KeptTaskUse {
+    enum KeptTaskUse {
         case completion, expiration
 
         var text: String {
@@ -467,7 +397,7 @@ public struct LaunchHandlerRules: Sendable {
     }
 
     /// Whether `step` itself completes a task (not in a closure it passes), and is not the expiration handler's setting.
-    private static func completesDirectly(_ step: Step, _ task: String) -> Bool {
+    static func completesDirectly(_ step: Step, _ task: String) -> Bool {
         !setsExpirationHandler(step, on: task) && StepWalk.ownCalls(of: step).contains(where: isCompletion)
     }
 
@@ -489,7 +419,7 @@ public struct LaunchHandlerRules: Sendable {
     }
 
     /// `task.expirationHandler = …` or `[task setExpirationHandler:…]`.
-    private static func setsExpirationHandler(_ step: Step, on task: String = "") -> Bool {
+    static func setsExpirationHandler(_ step: Step, on task: String = "") -> Bool {
         if case .assign(let target, _) = step.kind, let path = target.path, path.last == "expirationHandler" {
             return true
         }
@@ -497,7 +427,7 @@ public struct LaunchHandlerRules: Sendable {
     }
 
     /// Whether `expression` is `task` (or a cast or member of it: `task as! BGAppRefreshTask`).
-    private static func names(_ task: String, _ expression: CodeExpression) -> Bool {
+    static func names(_ task: String, _ expression: CodeExpression) -> Bool {
         switch expression {
         case .reference(let path): path.first == task
         case .other(let parts): parts.contains { names(task, $0) }
