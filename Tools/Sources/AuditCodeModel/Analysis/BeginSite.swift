@@ -91,6 +91,15 @@ public enum StepWalk {
         } ?? nil
     }
 
+    /// Whether `steps` first declare `name` as a local that is not shared with blocks (an Objective-C local without
+    /// `__block`): a block copies its value when the block is made.
+    public static func declaresCopiedLocal(_ name: String, in steps: [Step]) -> Bool {
+        firstLocal(in: steps) { step -> Bool? in
+            if case .declare(name, let isShared, _) = step.kind { return !isShared }
+            return nil
+        } ?? false
+    }
+
     /// The function named `name` that `steps` (blocks and closures included) declare inside themselves:
     /// `func finish() { … }` in a method or in a closure, which a handler beside it may call before its declaration.
     public static func localFunction(named name: String, in steps: [Step]) -> CodeBody? {

@@ -71,10 +71,7 @@ public struct CaptureBeforeAssignmentRule: Sendable {
                 // An Objective-C local that is not `__block` is copied into the block like a capture list's entry.
                 let copiesLocal =
                     language == .objectiveC && target.path?.count == 1 && handler.reads(name)
-                    && StepWalk.firstLocal(in: body.steps) { step -> Bool? in
-                        if case .declare(name, let isShared, _) = step.kind { return !isShared }
-                        return nil
-                    } == true
+                    && StepWalk.declaresCopiedLocal(name, in: body.steps)
                 if copiesLocal || handler.captures.contains(where: { $0.name == name && $0.value == nil }) {
                     let copy =
                         copiesLocal

@@ -35,11 +35,7 @@ public struct DoubleEndRule: Sendable {
                 // first end of the task (BT004 and BT006 say what is wrong with it).
                 let copied =
                     handler.captures.contains { $0.name == name && $0.value == nil }
-                    || (file.language == .objectiveC && isLocal
-                        && StepWalk.firstLocal(in: body.steps) { step -> Bool? in
-                            if case .declare(name, let isShared, _) = step.kind { return !isShared }
-                            return nil
-                        } == true)
+                    || (file.language == .objectiveC && isLocal && StepWalk.declaresCopiedLocal(name, in: body.steps))
                 if copied { return nil }
                 return finding(name: name, call: call, handler: handler, scope: scope, shadowing: shadowing)
                     ?? race(name: name, call: call, handler: handler, in: body, scope: scope, shadowing: shadowing)

@@ -12,9 +12,7 @@ extension LaunchHandlerRules {
                 guard depth > 0 else { return false }
                 return StepWalk.ownCalls(of: step).contains { call in
                     guard
-                        let position = call.arguments.firstIndex(where: { argument in
-                            names.contains { Self.names($0, argument.value) }
-                        })
+                        let position = Self.position(of: names, in: call)
                     else { return false }
                     return index.resolve(call, in: typeName).declarations.contains { declaration in
                         declaration.parameters.indices.contains(position)

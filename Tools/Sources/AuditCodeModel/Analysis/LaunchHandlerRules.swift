@@ -123,9 +123,7 @@ public struct LaunchHandlerRules: Sendable {
             }
             for call in StepWalk.ownCalls(of: step) {
                 guard
-                    let position = call.arguments.firstIndex(where: { argument in
-                        names.contains { Self.names($0, argument.value) }
-                    })
+                    let position = Self.position(of: names, in: call)
                 else { continue }
                 // Past the depth the audit follows, what the callee does with the task is not shown.
                 guard depth > 0 else {
@@ -191,9 +189,7 @@ public struct LaunchHandlerRules: Sendable {
             guard depth > 0 else { return false }
             for call in StepWalk.ownCalls(of: step) {
                 guard
-                    let position = call.arguments.firstIndex(where: { argument in
-                        names.contains { Self.names($0, argument.value) }
-                    })
+                    let position = Self.position(of: names, in: call)
                 else { continue }
                 let resolution = index.resolve(call, in: typeName)
                 guard resolution.isShown else { continue }
@@ -369,9 +365,7 @@ public struct LaunchHandlerRules: Sendable {
     private func helperExit(of step: Step, names: Set<String>, typeName: String?, depth: Int) -> EvidenceLink? {
         for call in StepWalk.ownCalls(of: step) {
             guard
-                let position = call.arguments.firstIndex(where: { argument in
-                    names.contains { Self.names($0, argument.value) }
-                })
+                let position = Self.position(of: names, in: call)
             else { continue }
             let resolution = index.resolve(call, in: typeName)
             for declaration in resolution.declarations where declaration.parameters.indices.contains(position) {
@@ -424,6 +418,11 @@ public struct LaunchHandlerRules: Sendable {
             return true
         }
         return StepWalk.calls(in: [step]).contains { $0.name == "setExpirationHandler" }
+    }
+
+    /// Where `call` passes the task (under one of `names`, its aliases) to its callee, if it does.
+    static func position(of names: Set<String>, in call: CodeCall) -> Int? {
+        call.arguments.firstIndex { argument in names.contains { Self.names($0, argument.value) } }
     }
 
     /// Whether `expression` is `task` (or a cast or member of it: `task as! BGAppRefreshTask`).

@@ -86,18 +86,10 @@ enum TaskIdentifierLiterals {
             end += 1
         }
         let inner = String(decoding: bytes[(offset + 3)..<max(offset + 3, end - 1)], as: UTF8.self)
-        guard depth == 0, inner.contains("bundleIdentifier"), end < bytes.count else { return nil }
-        // The rest, up to the closing quote, with no further escapes.
-        var close = end
-        while close < bytes.count, close - end <= 256 {
-            switch bytes[close] {
-            case UInt8(ascii: "\""):
-                return "$(PRODUCT_BUNDLE_IDENTIFIER)" + String(decoding: bytes[end..<close], as: UTF8.self)
-            case UInt8(ascii: "\\"), UInt8(ascii: "\n"): return nil
-            default: close += 1
-            }
+        guard depth == 0, inner.contains("bundleIdentifier"), let rest = plainText(from: end, in: bytes) else {
+            return nil
         }
-        return nil
+        return "$(PRODUCT_BUNDLE_IDENTIFIER)" + rest
     }
 
     /// A plain `"…"` (or Objective-C `@"…"`) literal's contents; `nil` for anything else.
@@ -105,10 +97,15 @@ enum TaskIdentifierLiterals {
         var start = offset
         if start < bytes.count, bytes[start] == UInt8(ascii: "@") { start += 1 }
         guard start < bytes.count, bytes[start] == UInt8(ascii: "\"") else { return nil }
-        var end = start + 1
+        return plainText(from: start + 1, in: bytes)
+    }
+
+    /// The text from `start` up to the closing quote (at most 256 bytes); `nil` at an escape or a line break first.
+    private static func plainText(from start: Int, in bytes: [UInt8]) -> String? {
+        var end = start
         while end < bytes.count, end - start <= 256 {
             switch bytes[end] {
-            case UInt8(ascii: "\""): return String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
+            case UInt8(ascii: "\""): return String(decoding: bytes[start..<end], as: UTF8.self)
             case UInt8(ascii: "\\"), UInt8(ascii: "\n"): return nil
             default: end += 1
             }
